@@ -1,0 +1,204 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// Host side of a launch: argument checks, the choice between the vectorized and the scalar path, grid
+/// size, and the launch itself. Nothing here allocates, synchronizes (unless EW_DEBUG_SYNC is defined) or
+/// does anything that CUDA graph capture forbids.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+#include <cuda/std/tuple>
+#include <cuda/std/utility>
+
+#include "../error.cuh"
+#include "../tuning.cuh"
+#include "arguments.cuh"
+#include "config.cuh"
+#include "device_cache.cuh"
+#include "kernels.cuh"
+#include "partition.cuh"
+
+#if defined(EW_DEBUG_SYNC) && !defined(EW_CHECK_POINTERS)
+#define EW_CHECK_POINTERS
+#endif
+
+namespace ew {
+namespace detail {
+
+/// Blocks to launch for partition `p`: enough for one vector (or, with no body, one scalar) per thread,
+/// capped at `max_blocks` (SMs x occupancy x waves), never fewer than one. Sizing by one unit per thread
+/// below the cap spreads small launches over every SM instead of filling a few with unrolled work.
+EW_HD std::size_t grid_blocks(const partition& p, int block_threads, std::size_t max_blocks) {
+  const std::size_t units = p.vectors > 0 ? p.vectors : p.scalars();
+  std::size_t blocks = (units + static_cast<std::size_t>(block_threads) - 1) / static_cast<std::size_t>(block_threads);
+  if (blocks > max_blocks) blocks = max_blocks;
+  return blocks < 1 ? 1 : blocks;
+}
+
+/// True when byte ranges `[a, a + a_bytes)` and `[b, b + b_bytes)` share a byte.
+inline bool ranges_overlap(std::uintptr_t a, std::size_t a_bytes, std::uintptr_t b, std::size_t b_bytes) {
+  return a < b + b_bytes && b < a + a_bytes;
+}
+
+/// Checks every pointer of a launch of `n` elements; returns cudaSuccess or cudaErrorInvalidValue with
+/// the reason recorded for `ew::last_error_message()`. Outputs come first in `ptrs`.
+inline cudaError_t check_pointers(const pointer_info* ptrs, int num_out, int num_ptrs, std::size_t n) {
+  for (int k = 0; k < num_ptrs; ++k) {
+    if (ptrs[k].address == 0) return fail(cudaErrorInvalidValue, "ew::elementwise: null pointer with n > 0");
+    if (ptrs[k].address % ptrs[k].element_size != 0) {
+      return fail(cudaErrorInvalidValue, "ew::elementwise: pointer not aligned to its element size");
+    }
+    if (n > SIZE_MAX / ptrs[k].element_size || n * ptrs[k].element_size > UINTPTR_MAX - ptrs[k].address) {
+      return fail(cudaErrorInvalidValue, "ew::elementwise: n elements do not fit in the address space");
+    }
+  }
+  for (int o = 0; o < num_out; ++o) {
+    const std::size_t o_bytes = n * ptrs[o].element_size;
+    for (int k = 0; k < num_ptrs; ++k) {
+      if (k == o) continue;
+      const bool in_place = k >= num_out && ptrs[k].address == ptrs[o].address &&
+                            ptrs[k].element_size == ptrs[o].element_size;
+      if (!in_place && ranges_overlap(ptrs[o].address, o_bytes, ptrs[k].address, n * ptrs[k].element_size)) {
+        return fail(cudaErrorInvalidValue,
+                    k < num_out ? "ew::elementwise: two outputs overlap"
+                                : "ew::elementwise: an output partially overlaps an input (only exact in-place "
+                                  "aliasing, same address and element size, is allowed)");
+      }
+    }
+  }
+#if defined(EW_CHECK_POINTERS)
+  for (int k = 0; k < num_ptrs; ++k) {
+    cudaPointerAttributes attr{};
+    const cudaError_t err = cudaPointerGetAttributes(&attr, reinterpret_cast<const void*>(ptrs[k].address));
+    if (err != cudaSuccess) return fail(err, "ew::elementwise: cudaPointerGetAttributes failed");
+    if (attr.type == cudaMemoryTypeUnregistered) {
+      return fail(cudaErrorInvalidValue, "ew::elementwise: pointer is not device-accessible memory");
+    }
+  }
+#endif
+  return cudaSuccess;
+}
+
+/// Run-time launch arguments shared by every kernel shape.
+struct launch_args {
+  int device;
+  device_facts facts;
+  tuning::launch_policy policy;
+};
+
+/// Resolves the current device, its facts and its launch policy.
+inline cudaError_t current_launch_args(launch_args& args) {
+  cudaError_t err = cudaGetDevice(&args.device);
+  if (err == cudaSuccess) err = query_device_facts(args.device, args.facts);
+  if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+  args.policy = tuning::policy_for_cc(args.facts.cc);
+  return cudaSuccess;
+}
+
+/// Launches `Kernel` over partition `p` with the grid `grid_blocks` picks.
+template <auto Kernel, class Op, class OutPtrs, class InPtrs>
+cudaError_t launch_kernel(const launch_args& args, const Op& op, const partition& p, const OutPtrs& outs,
+                          const InPtrs& ins, cudaStream_t stream) {
+  int blocks_per_sm = 0;
+  cudaError_t err = query_occupancy<Kernel>(args.device, args.policy.block_threads, blocks_per_sm);
+  if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+  const std::size_t max_blocks =
+      static_cast<std::size_t>(args.facts.sm_count) * blocks_per_sm * static_cast<std::size_t>(args.policy.waves);
+
+  cudaLaunchConfig_t config{};
+  config.gridDim = dim3(static_cast<unsigned>(grid_blocks(p, args.policy.block_threads, max_blocks)));
+  config.blockDim = dim3(static_cast<unsigned>(args.policy.block_threads));
+  config.stream = stream;
+  err = cudaLaunchKernelEx(&config, Kernel, op, p, outs, ins);
+  if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+#if defined(EW_DEBUG_SYNC)
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  err = cudaStreamIsCapturing(stream, &capture);
+  if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone) err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+#endif
+  return fail(cudaSuccess, "");
+}
+
+template <class... T>
+constexpr bool all_element_sizes_at_most_16() {
+  return ((sizeof(T) <= 16) && ...);
+}
+
+/// The vector width ew uses when the caller names none: 16 bytes for the widest element type.
+template <class... T>
+inline constexpr int default_vec_width = max_size<T...>() >= 16 ? 1 : static_cast<int>(16 / max_size<T...>());
+
+/// `ew::elementwise` with every compile-time choice explicit: `Vec` elements per vector access and the
+/// kernel `Shape` (unroll, cache hints). The tuning binary calls this to sweep shapes; users call
+/// `ew::elementwise`, which passes the tuned defaults.
+template <int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_hint Store, class Op, class... Out,
+          class... In>
+cudaError_t launch(const Op& op, std::size_t n, const outputs<Out...>& out, const inputs<In...>& in,
+                   cudaStream_t stream, const tuning::launch_policy* policy = nullptr) {
+  using out_ptrs = cuda::std::tuple<Out*...>;
+  using in_ptrs = cuda::std::tuple<const In*...>;
+  using result = typename op_result<Op, in_ptrs>::type;
+  static_assert(sizeof...(Out) >= 1, "ew::elementwise: at least one output pointer is needed");
+  static_assert(!cuda::std::is_void_v<result>,
+                "ew::elementwise: Op cannot be called with the input element types (it must take one argument "
+                "per input, by value, and return the output value)");
+  static_assert(result_fits_outputs<result, Out...>(),
+                "ew::elementwise: with N outputs, Op must return a tuple-like value of N elements");
+  static_assert(all_element_sizes_at_most_16<Out..., In...>(), "ew::elementwise: elements of at most 16 bytes");
+  static_assert(Vec == 1 || Vec == 2 || Vec == 4 || Vec == 8 || Vec == 16,
+                "ew::elementwise: VecWidth must be 1, 2, 4, 8 or 16");
+  static_assert(Vec * max_size<Out..., In...>() <= tuning::vector_bytes,
+                "ew::elementwise: VecWidth * sizeof(element) must be at most 16 bytes for every input and output "
+                "type (one vector access moves at most 16 bytes)");
+  static_assert(Unroll >= 1 && Unroll <= 16, "ew::elementwise: Unroll must be in [1, 16]");
+
+  if (n == 0) return fail(cudaSuccess, "");
+
+  constexpr int num_out = static_cast<int>(sizeof...(Out));
+  constexpr int num_ptrs = static_cast<int>(sizeof...(Out) + sizeof...(In));
+  pointer_info ptrs[num_ptrs];
+  {
+    int k = 0;
+    cuda::std::apply(
+        [&](auto... p) { ((ptrs[k++] = pointer_info{reinterpret_cast<std::uintptr_t>(p), sizeof(*p)}), ...); },
+        out.ptrs);
+    cuda::std::apply(
+        [&](auto... p) { ((ptrs[k++] = pointer_info{reinterpret_cast<std::uintptr_t>(p), sizeof(*p)}), ...); },
+        in.ptrs);
+  }
+  cudaError_t err = check_pointers(ptrs, num_out, num_ptrs, n);
+  if (err != cudaSuccess) return err;
+
+  launch_args args{};
+  err = current_launch_args(args);
+  if (err != cudaSuccess) return err;
+  if (policy != nullptr) args.policy = *policy;
+
+  const int head = vector_head(ptrs, num_ptrs, Vec);
+  if (head != no_vector_path) {
+    constexpr auto kernel = &elementwise_kernel<Op, Vec, Unroll, Load, Store, out_ptrs, in_ptrs>;
+    return launch_kernel<kernel>(args, op, make_partition(n, static_cast<std::size_t>(head), Vec), out.ptrs,
+                                 in.ptrs, stream);
+  }
+  // The pointers sit at different offsets within a vector: every access goes one element at a time, with
+  // as many loads in flight per thread as the vectorized path has elements (capped at 16).
+  constexpr int scalar_unroll = Unroll * Vec < 16 ? Unroll * Vec : 16;
+  constexpr auto kernel = &elementwise_kernel<Op, 1, scalar_unroll, Load, Store, out_ptrs, in_ptrs>;
+  return launch_kernel<kernel>(args, op, make_partition(n, 0, 1), out.ptrs, in.ptrs, stream);
+}
+
+/// `launch` with the tuned kernel shape; `VecWidth` 0 means `default_vec_width`.
+template <int VecWidth, class Op, class... Out, class... In>
+cudaError_t launch_default(const Op& op, std::size_t n, const outputs<Out...>& out, const inputs<In...>& in,
+                           cudaStream_t stream) {
+  constexpr int vec = VecWidth == 0 ? default_vec_width<Out..., In...> : VecWidth;
+  constexpr tuning::kernel_shape shape = tuning::default_kernel_shape;
+  return launch<vec, shape.unroll, shape.load, shape.store>(op, n, out, in, stream);
+}
+
+}  // namespace detail
+}  // namespace ew

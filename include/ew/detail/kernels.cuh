@@ -1,0 +1,116 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// The one element-wise kernel. Device code only; the host side that sizes and launches it is dispatch.cuh.
+
+#include <cstddef>
+
+#include <cuda/std/array>
+#include <cuda/std/tuple>
+#include <cuda/std/utility>
+
+#include "../tuning.cuh"
+#include "config.cuh"
+#include "numeric.cuh"
+#include "partition.cuh"
+#include "vector_access.cuh"
+
+namespace ew {
+namespace detail {
+
+/// Writes part `K` of an op's result: the result itself for one output, its `K`-th element for several.
+template <std::size_t K, std::size_t NumOut, class R>
+__device__ __forceinline__ decltype(auto) result_part(R& r) {
+  if constexpr (NumOut == 1) {
+    return (r);
+  } else {
+    return cuda::std::get<K>(r);
+  }
+}
+
+/// What one thread does with the elements and vectors `grid_stride_schedule` hands it. Pointers are the
+/// launch's base pointers; vector `i` starts at element `head + i * Vec`.
+template <class Op, int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_hint Store, class OutPtrs,
+          class InPtrs>
+struct elementwise_thread {
+  static constexpr std::size_t num_in = cuda::std::tuple_size<InPtrs>::value;
+  static constexpr std::size_t num_out = cuda::std::tuple_size<OutPtrs>::value;
+  using in_seq = cuda::std::make_index_sequence<num_in>;
+  using out_seq = cuda::std::make_index_sequence<num_out>;
+
+  template <std::size_t K>
+  using in_t = cuda::std::remove_const_t<cuda::std::remove_pointer_t<cuda::std::tuple_element_t<K, InPtrs>>>;
+  template <std::size_t K>
+  using out_t = cuda::std::remove_pointer_t<cuda::std::tuple_element_t<K, OutPtrs>>;
+
+  Op op;
+  OutPtrs outs;
+  InPtrs ins;
+  std::size_t head;
+
+  /// Element `i`, one load per input and one store per output.
+  __device__ __forceinline__ void scalar(std::size_t i) { scalar_impl(i, in_seq{}, out_seq{}); }
+
+  /// Vectors `first + u * stride` for `u < count`. All loads are issued before the first use.
+  __device__ __forceinline__ void vectors(std::size_t first, std::size_t stride, int count) {
+    if (count == Unroll) {
+      vectors_impl<true>(first, stride, count, in_seq{}, out_seq{});
+    } else {
+      vectors_impl<false>(first, stride, count, in_seq{}, out_seq{});
+    }
+  }
+
+ private:
+  template <std::size_t... I, std::size_t... O>
+  __device__ __forceinline__ void scalar_impl(std::size_t i, cuda::std::index_sequence<I...>,
+                                              cuda::std::index_sequence<O...>) {
+    auto r = op(cuda::std::get<I>(ins)[i]...);
+    ((cuda::std::get<O>(outs)[i] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
+  }
+
+  template <bool Full, std::size_t... I, std::size_t... O>
+  __device__ __forceinline__ void vectors_impl(std::size_t first, std::size_t stride, int count,
+                                               cuda::std::index_sequence<I...>,
+                                               cuda::std::index_sequence<O...>) {
+    cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, Unroll>...> loaded;
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      if (Full || u < count) {
+        const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
+        ((cuda::std::get<I>(loaded)[u] = load_vector<Load, Vec>(cuda::std::get<I>(ins) + e)), ...);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < Unroll; ++u) {
+      if (Full || u < count) {
+        cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
+#pragma unroll
+        for (int j = 0; j < Vec; ++j) {
+          auto r = op(cuda::std::get<I>(loaded)[u].elements.v[j]...);
+          ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
+        }
+        const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
+        (store_vector<Store>(cuda::std::get<O>(outs) + e, cuda::std::get<O>(results)), ...);
+      }
+    }
+  }
+};
+
+/// `outs[k][i] = op(ins[0][i], ins[1][i], ...)[k]` for every `i` in `[0, p.n)`, grid-stride.
+///
+/// `Vec` elements per vector access (1 for the scalar path), `Unroll` vector loads per input in flight per
+/// thread, cache hints `Load` and `Store`. The partition `p` must have been made for the same `Vec` with a
+/// head that aligns every pointer (`vector_head`).
+template <class Op, int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_hint Store, class OutPtrs,
+          class InPtrs>
+EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
+    elementwise_kernel(Op op, partition p, OutPtrs outs, InPtrs ins) {
+  elementwise_thread<Op, Vec, Unroll, Load, Store, OutPtrs, InPtrs> t{op, outs, ins, p.head};
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  grid_stride_schedule<Unroll>(p, thread, threads, t);
+}
+
+}  // namespace detail
+}  // namespace ew

@@ -1,0 +1,54 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// ew's public entry point: `ew::elementwise`, one launch that applies a functor element by element at the
+/// card's memory bandwidth.
+///
+/// @code
+/// ew::elementwise(ew::add<float>{}, n, c, ew::in(a, b), stream);   // c[i] = a[i] + b[i]
+/// ew::elementwise(ew::relu<float>{}, n, y, x);                     // y[i] = max(x[i], 0), stream 0
+/// @endcode
+
+#include <cstddef>
+
+#include <cuda_runtime_api.h>
+
+#include "detail/arguments.cuh"
+#include "detail/dispatch.cuh"
+#include "error.cuh"
+#include "ops.cuh"
+#include "tuning.cuh"
+
+namespace ew {
+
+/// `VecWidth` value that lets ew pick: 16-byte accesses for the widest element type involved.
+inline constexpr int vec_auto = 0;
+
+/// Applies `op` to every index `i` in `[0, n)`: `out[i] = op(in0[i], in1[i], ...)`.
+///
+/// @tparam Op       Functor whose call operator takes one element per input, by value, and returns the output
+///                  element (for several outputs, a tuple-like value with one element per output). Passed by
+///                  value to the kernel, so it may carry state (`ew::clamp<float>{lo, hi}`).
+/// @tparam VecWidth Elements per vector access: `ew::vec_auto` (16 bytes for the widest element type), or
+///                  1, 2, 4, 8, 16 with `VecWidth * sizeof(T) <= 16` for every element type (checked at
+///                  compile time).
+/// @param op     The functor.
+/// @param n      Number of elements, 64-bit. `n == 0` launches nothing and returns cudaSuccess.
+/// @param out    The output pointer, or `ew::out(p, q, ...)` for several.
+/// @param in     The input pointer, or `ew::in(a, b, ...)` for several; element types may differ from the
+///               outputs' and from each other. An input may be exactly an output (in place); any other
+///               overlap is rejected.
+/// @param stream Stream to launch on; the call never synchronizes (unless EW_DEBUG_SYNC is defined).
+/// @return cudaSuccess; cudaErrorInvalidValue for bad arguments (null pointer with n > 0, pointer not aligned
+///         to its element, partial overlap), with nothing launched; or the CUDA error of the launch, including
+///         a sticky error left by earlier work. `ew::last_error_message()` says why.
+///
+/// Any alignment works: when every pointer has the same element offset within a 16-byte vector, a short
+/// scalar head makes the rest vectorized; otherwise every access is scalar.
+template <class Op, int VecWidth = vec_auto, class Out, class In>
+[[nodiscard]] cudaError_t elementwise(Op op, std::size_t n, Out out, In in, cudaStream_t stream = 0) {
+  return detail::launch_default<VecWidth>(op, n, detail::as_outputs(out), detail::as_inputs(in), stream);
+}
+
+}  // namespace ew

@@ -1,0 +1,34 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// The error model. Every ew call returns a `cudaError_t`; when ew itself rejected the call (before any
+/// launch), `ew::last_error_message()` says why, on the calling thread, until that thread's next ew call.
+
+#include <cuda_runtime_api.h>
+
+#include "detail/config.cuh"
+
+namespace ew {
+namespace detail {
+
+/// The calling thread's message slot. Holds string literals only: setting it never allocates.
+inline const char*& message_slot() {
+  static thread_local const char* message = "";
+  return message;
+}
+
+/// Records `message` for this thread and returns `error`, so a check reads `return fail(err, "why")`.
+inline cudaError_t fail(cudaError_t error, const char* message) {
+  message_slot() = message;
+  return error;
+}
+
+}  // namespace detail
+
+/// Why the calling thread's most recent ew call failed: ew's own reason when it rejected the arguments
+/// (e.g. "ew::elementwise: an output partially overlaps an input"), CUDA's error string when a CUDA call
+/// failed, or "" when that call succeeded. The pointer stays valid for the life of the program.
+inline const char* last_error_message() { return detail::message_slot(); }
+
+}  // namespace ew
