@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Builds everything for the H200 (sm_90) on a machine with nvcc but perhaps no GPU, then gathers the
+# executables into build-gpu/{tests,bench,examples} (no object files, so it fits the device tool's 64 MiB
+# carry limit) for scripts/gpu_check.sh to run on a GPU machine. Google Benchmark's shared library goes
+# beside the benchmark binaries (their rpath is $ORIGIN) since the GPU machine lacks it.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+work=${EW_GPU_BUILD_WORK:-build-gpu-work}
+bundle=build-gpu
+cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEW_WARNINGS_AS_ERRORS=ON
+cmake --build "$work" -j"$(nproc)"
+rm -rf "$bundle"
+for dir in tests bench examples; do
+  mkdir -p "$bundle/$dir"
+  find "$work/$dir" -maxdepth 1 -type f -executable -exec cp {} "$bundle/$dir/" \;
+done
+find "$work/bench" -maxdepth 1 -name 'libbenchmark*.so*' -exec cp -P {} "$bundle/bench/" \; 2>/dev/null || true
+du -sh "$bundle"

@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# On a GPU machine: run every GPU test, the four compute-sanitizer tools, and the benchmarks over a build
+# made for sm_90, and keep the logs and results.
+#
+#   scripts/gpu_check.sh [BUILD_DIR] [STAGE ...]
+#
+# BUILD_DIR defaults to build-gpu (made with scripts/build_gpu.sh, or any build with the tests and
+# benchmarks on). STAGES: tests sanitizers bench tune torch plot (default: all of them, in that order).
+# Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
+# logs.tar.gz (every log), bench.json, torch_triton.json, tune.txt, bench.png, ratios.md.
+# The exit code is non-zero when any test or sanitizer stage failed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+build=${1:-build-gpu}
+shift || true
+stages=${*:-tests sanitizers bench tune torch plot}
+out=${OUT:-$PWD/gpu-out}
+logs=$(mktemp -d)
+mkdir -p "$out"
+summary="$out/summary.txt"
+: >"$summary"
+status=0
+
+say() { echo "$*" | tee -a "$summary"; }
+has() { [[ " $stages " == *" $1 "* ]]; }
+# Runs a command with its output in logs/NAME.log; records pass/fail and the wall time in the summary.
+step() {
+  local name=$1
+  shift
+  local t0=$SECONDS
+  "$@" >"$logs/$name.log" 2>&1
+  local rc=$?
+  say "$(printf '%-34s rc=%-3s %4ss  %s' "$name" "$rc" "$((SECONDS - t0))" "$(tail -n 3 "$logs/$name.log" | tr '\n' ' ' | cut -c1-150)")"
+  return $rc
+}
+
+say "ew gpu_check $(date -u +%FT%TZ) build=$build stages=[$stages]"
+say "$(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1 | head -2)"
+say "$(nvcc --version 2>/dev/null | tail -1) commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+
+gpu_bins=()
+for b in ew_gpu_tests ew_debug_tests; do
+  [ -x "$build/tests/$b" ] && gpu_bins+=("$build/tests/$b")
+done
+
+if has tests; then
+  for b in "${gpu_bins[@]}"; do
+    step "test.$(basename "$b")" "$b" --durations yes || status=1
+  done
+  for b in "$build"/tests/ew_sticky_error_test; do
+    [ -x "$b" ] && { step "test.$(basename "$b")" "$b" || status=1; }
+  done
+  for b in "$build"/examples/ew_example_*; do
+    [ -x "$b" ] && { step "example.$(basename "$b")" "$b" || status=1; }
+  done
+fi
+
+if has sanitizers; then
+  # The >4 GiB tests and the 10,000-case property test would take hours under the tools: they run above
+  # without them, and the sanitizers get a reduced property run (EW_PROPERTY_CASES) instead.
+  export EW_PROPERTY_CASES=${EW_PROPERTY_CASES:-300}
+  filter='~[large]'
+  for tool in memcheck racecheck initcheck synccheck; do
+    for b in "${gpu_bins[@]}"; do
+      extra=()
+      [ "$tool" = memcheck ] && extra=(--leak-check full)
+      step "sanitizer.$tool.$(basename "$b")" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
+        "$b" "$filter" || status=1
+    done
+  done
+  unset EW_PROPERTY_CASES
+fi
+
+if has bench && [ -x "$build/bench/ew_bench" ]; then
+  step bench "$build/bench/ew_bench" --benchmark_out="$out/bench.json" --benchmark_out_format=json || status=1
+fi
+if has tune && [ -x "$build/bench/ew_tune" ]; then
+  step tune "$build/bench/ew_tune" --standard
+  cp "$logs/tune.log" "$out/tune.txt"
+fi
+if has torch && [ -f bench/torch_triton.py ]; then
+  step torch env PYTHONUNBUFFERED=1 python3 bench/torch_triton.py --out "$out/torch_triton.json"
+fi
+if has plot && [ -f bench/plot.py ] && [ -f "$out/bench.json" ]; then
+  extra=()
+  [ -f "$out/torch_triton.json" ] && extra=("$out/torch_triton.json")
+  step plot python3 bench/plot.py "$out/bench.json" "${extra[@]}" --png "$out/bench.png" --table "$out/ratios.md"
+fi
+
+tar -C "$logs" -czf "$out/logs.tar.gz" .
+say "gpu_check: $([ $status -eq 0 ] && echo PASS || echo FAIL)"
+exit $status
