@@ -14,6 +14,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include "compose.cuh"
 #include "detail/arguments.cuh"
 #include "detail/dispatch.cuh"
 #include "error.cuh"

@@ -1,0 +1,135 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// `ew::compose`: a chain of functors as one functor, so that one `ew::elementwise` launch runs the whole
+/// chain with the intermediates in registers (one read per input, one write per output, instead of one of
+/// each per stage).
+///
+/// @code
+/// // y = relu(a + b): residual add, then ReLU, in one pass.
+/// ew::elementwise(ew::compose(ew::add<float>{}, ew::relu<float>{}), n, y, ew::in(a, b), stream);
+/// // y = sigmoid(x) * 2 + 1.
+/// ew::elementwise(ew::compose(ew::sigmoid<float>{}, ew::scale_bias<float>{2.f, 1.f}), n, y, x, stream);
+/// // Normalisation pre/post with scalars: y = (x - mean) * inv_std * gamma + beta.
+/// ew::elementwise(ew::compose(ew::scale_bias<float>{inv_std, -mean * inv_std}, ew::scale_bias<float>{gamma, beta}),
+///                 n, y, x, stream);
+/// @endcode
+
+#include <cstddef>
+
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
+#include "detail/config.cuh"
+
+namespace ew {
+namespace detail {
+
+/// Stands for the result of a chain that broke at some stage, so that one broken stage gives one error.
+struct compose_broken {};
+
+/// Fails when `Ok` is false. The stage number is in the type, so the compiler's "in instantiation of
+/// compose_stage_check<N, false>" line names the stage (counted from 0, the first stage being stage 0).
+template <std::size_t Stage, bool Ok>
+struct compose_stage_check {
+  static_assert(Ok,
+                "ew::compose: stage N cannot take the result of stage N-1 (stages run left to right: compose(f, g, "
+                "h)(x) is h(g(f(x))); every stage after the first is called with the previous stage's result, by "
+                "value; N is the first template argument of ew::detail::compose_stage_check in this error)");
+  static constexpr bool value = true;  // the assertion above has already said what is wrong
+};
+
+/// The result of calling `Stage` (as const) with an `R`, or `compose_broken` when it cannot be called.
+template <class Stage, class R, bool = cuda::std::is_invocable_v<const Stage&, R>>
+struct stage_result {
+  using type = compose_broken;
+};
+template <class Stage, class R>
+struct stage_result<Stage, R, true> {
+  using type = cuda::std::decay_t<cuda::std::invoke_result_t<const Stage&, R>>;
+};
+
+/// What stages `K, K+1, ...` of a chain make of `R`, checking each (a hard error, with the message above, when
+/// a stage cannot take what the one before it returns).
+template <std::size_t K, class R, class... Stages>
+struct chain_result {
+  using type = R;
+};
+template <std::size_t K, class R, class Stage, class... Rest>
+struct chain_result<K, R, Stage, Rest...> {
+  static constexpr bool ok = cuda::std::is_same_v<R, compose_broken> ||
+                             !cuda::std::is_same_v<typename stage_result<Stage, R>::type, compose_broken>;
+  static_assert(compose_stage_check<K, ok>::value, "");
+  using type = typename chain_result<K + 1, typename stage_result<Stage, R>::type, Rest...>::type;
+};
+
+/// What the stages after the first make of the first stage's result `R0`.
+template <class R0, class First, class... Rest>
+struct after_first {
+  using type = typename chain_result<1, R0, Rest...>::type;
+};
+
+}  // namespace detail
+
+/// The functor `ew::compose` returns: the stages, stored by value (so they may carry state, like
+/// `ew::scale_bias{alpha, beta}`), applied left to right. Trivially copyable when the stages are, so it can be
+/// passed to a kernel; `__host__ __device__`, so the host tests run the same code as the GPU.
+template <class... Stages>
+struct composed {
+  static_assert(sizeof...(Stages) >= 1, "ew::compose: needs at least one stage");
+
+  cuda::std::tuple<Stages...> stages;
+
+  /// `last(...(second(first(args...))))`. Takes part in overload resolution only when the first stage can be
+  /// called with `args...` (so `ew::elementwise` reports a wrong number or type of inputs as such); a later
+  /// stage that cannot take its predecessor's result is a compile error naming the stage.
+  // nv_exec_check_disable: a host-only stage (a plain lambda in a host test) may be composed and called on
+  // the host; calling it on the device is still an error where that call is compiled.
+#pragma nv_exec_check_disable
+  template <class... Args, class First = cuda::std::tuple_element_t<0, cuda::std::tuple<Stages...>>,
+            class R0 = cuda::std::decay_t<cuda::std::invoke_result_t<const First&, Args...>>>
+  EW_HD auto operator()(Args... args) const -> typename detail::after_first<R0, Stages...>::type {
+    return run<1>(cuda::std::get<0>(stages)(cuda::std::move(args)...));
+  }
+
+ private:
+#pragma nv_exec_check_disable
+  template <std::size_t K, class R>
+  EW_HD auto run(R r) const {
+    if constexpr (K == sizeof...(Stages)) {
+      return r;
+    } else {
+      return run<K + 1>(cuda::std::get<K>(stages)(cuda::std::move(r)));
+    }
+  }
+};
+
+/// Chains functors into one: `ew::compose(f, g, h)(x...) == h(g(f(x...)))`.
+///
+/// The order is left to right, the order the data flows in (a pipeline, like `f | g | h`; the reverse of the
+/// mathematical `h o g o f`). The first stage takes the launch's inputs, so it may take several
+/// (`ew::compose(ew::add<float>{}, ew::relu<float>{})` is `relu(a + b)` over `ew::in(a, b)`); each later stage
+/// takes one value, the previous stage's result. The last stage's result is what is written: a tuple of N
+/// values for N outputs (`ew::compose(ew::add<float>{}, ew::relu_with_grad<float>{})`).
+///
+/// Stages are taken by value and stored in the result, so stateful stages keep their state; they must be
+/// callable as const on the device (any ew functor, or your own struct with an `EW_HD`/`__host__ __device__`
+/// call operator; an extended `__device__` lambda works too when you compile with `--extended-lambda`, but ew
+/// never needs one). A stage that cannot take the previous stage's result fails to compile with the message
+/// "ew::compose: stage N cannot take the result of stage N-1".
+///
+/// Rounding: each stage returns what its own type says. `ew::relu<__half>` rounds to `__half` between stages;
+/// to keep a 16-bit chain in float and round once, start with `ew::cast<float>{}` and use float stages: the
+/// launcher converts the last result to the output type.
+template <class... Stages>
+EW_HD constexpr composed<Stages...> compose(Stages... stages) {
+  static_assert(sizeof...(Stages) >= 1, "ew::compose: needs at least one stage");
+  static_assert((!cuda::std::is_pointer_v<Stages> && ...),
+                "ew::compose: stages must be function objects, not function pointers (a host function's address "
+                "cannot be called on the GPU)");
+  return composed<Stages...>{cuda::std::tuple<Stages...>(stages...)};
+}
+
+}  // namespace ew
