@@ -48,18 +48,20 @@ struct launch_policy {
   /// Threads per block. 256 keeps 8 blocks per SM at full occupancy on sm_80/sm_90 (2048 threads/SM), and
   /// is what CUB's prefetch and bulk-copy policies use on sm_90.
   int block_threads = 256;
-  /// Cap on the grid, in waves of resident blocks (SMs x occupancy). The grid is the smaller of this cap
-  /// and the blocks the work needs; past it, the grid-stride loop takes over. Several waves rather than one
-  /// let a block that finishes early be replaced, which evens out the end of the kernel.
-  int waves = 4;
+  /// Cap on the grid in waves of resident blocks (SMs x occupancy); 0 = no cap, one tile per block. On the
+  /// H200, one tile per block beat a capped grid whose blocks loop over tiles at 2^28 f32 add (4365 vs at
+  /// best 4182 GB/s with 8 waves; probe 1 in docs/PERFORMANCE.md).
+  int waves = 0;
+  /// Threads take one vector per tile until there are this many waves of such tiles, and more after.
+  int fill_waves = 2;
+  /// Vectors per thread per tile; 0 = chosen by `fill_waves`. The tuning binary pins it.
+  int per_thread = 0;
 };
 
-/// Policy for a device of compute capability `cc` (major * 10 + minor, e.g. 90 for sm_90).
-constexpr launch_policy policy_for_cc(int cc) {
-  // One policy for every architecture today: the sweep that chose it ran on sm_90 (H200). A new row goes
-  // here, with its measurement, when another architecture is tuned.
-  return cc >= 90 ? launch_policy{256, 4} : launch_policy{256, 4};
-}
+/// Policy for a device of compute capability `cc` (major * 10 + minor, e.g. 90 for sm_90). One policy for
+/// every architecture today: the sweeps that chose it ran on sm_90 (H200). A new row goes here, with its
+/// measurement, when another architecture is tuned.
+constexpr launch_policy policy_for_cc(int /*cc*/) { return launch_policy{}; }
 
 }  // namespace tuning
 }  // namespace ew

@@ -15,14 +15,14 @@
 
 namespace {
 
-using ew::detail::grid_stride_schedule;
+using ew::detail::block_tile_schedule;
+using ew::detail::launch_shape;
 using ew::detail::make_partition;
 using ew::detail::no_vector_path;
 using ew::detail::partition;
 using ew::detail::pointer_info;
 using ew::detail::vector_head;
 
-constexpr int unroll = ew::tuning::default_kernel_shape.unroll;
 
 /// Records what one simulated thread touches.
 struct recorder {
@@ -56,10 +56,10 @@ struct recorder {
   }
 };
 
-/// Simulates a grid of `blocks` x `block_threads` over `n` elements for pointers at the given byte
-/// offsets, returning false (with Catch diagnostics) on the first violation.
+/// Simulates a grid of `blocks` x `block_threads` (taking `per_thread` vectors per tile) over `n` elements
+/// for pointers at the given byte offsets; fails the test on the first violation.
 void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, std::size_t element_size, int vec,
-              std::size_t blocks, std::size_t block_threads) {
+              std::size_t blocks, std::size_t block_threads, int per_thread) {
   std::vector<pointer_info> ptrs;
   for (std::size_t k = 0; k < byte_offsets.size(); ++k) {
     // Distinct 256-byte-aligned bases, then the offset, as cudaMalloc plus pointer arithmetic gives.
@@ -77,8 +77,9 @@ void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, std::
 
   std::vector<std::uint8_t> hits(n, 0);
   recorder rec{hits, ptrs, p};
-  const std::size_t threads = blocks * block_threads;
-  for (std::size_t t = 0; t < threads; ++t) grid_stride_schedule<unroll>(p, t, threads, rec);
+  const launch_shape shape{blocks, block_threads, per_thread};
+  for (std::size_t b = 0; b < blocks; ++b)
+    for (std::size_t t = 0; t < block_threads; ++t) block_tile_schedule(p, shape, b, t, rec);
   REQUIRE(rec.out_of_range == 0);
   REQUIRE(rec.bad_alignment == 0);
   std::size_t wrong = 0, first_wrong = n;
@@ -112,7 +113,7 @@ TEST_CASE("vector_head aligns every pointer or refuses", "[partition]") {
   REQUIRE(vector_head(unaligned, 1, 4) == no_vector_path);
 }
 
-TEST_CASE("grid-stride schedule covers each element once with aligned vectors", "[partition]") {
+TEST_CASE("block-tile schedule covers each element once with aligned vectors", "[partition]") {
   const std::vector<std::pair<std::size_t, std::size_t>> grids{{1, 32}, {3, 64}, {7, 128}, {132, 256}};
   for (std::size_t element_size : {1, 2, 4, 8}) {
     for (int vec = 1; vec * element_size <= 16; vec *= 2) {
@@ -125,10 +126,12 @@ TEST_CASE("grid-stride schedule covers each element once with aligned vectors", 
             if (n < 100000 || (a == b) || (a == 0 && b == element_size)) offsets.push_back({a, b});
         for (auto [a, b] : offsets) {
           for (auto [blocks, threads] : grids) {
-            if (n > 100000 && blocks * threads < 1024) continue;
-            INFO("n=" << n << " size=" << element_size << " vec=" << vec << " offsets=" << a << "," << b
-                      << " grid=" << blocks << "x" << threads);
-            simulate(n, {a, b}, element_size, vec, blocks, threads);
+            for (int per_thread : {1, 2, 4}) {
+              if (n > 100000 && (blocks * threads < 1024 || per_thread == 2)) continue;
+              INFO("n=" << n << " size=" << element_size << " vec=" << vec << " offsets=" << a << "," << b
+                        << " grid=" << blocks << "x" << threads << " per_thread=" << per_thread);
+              simulate(n, {a, b}, element_size, vec, blocks, threads, per_thread);
+            }
           }
         }
       }
@@ -138,20 +141,38 @@ TEST_CASE("grid-stride schedule covers each element once with aligned vectors", 
 
 TEST_CASE("three pointers: one odd offset forces the scalar path", "[partition]") {
   for (std::size_t n : {4097u, 1000003u}) {
-    simulate(n, {0, 0, 4}, 4, 4, 132, 256);
-    simulate(n, {12, 12, 12}, 4, 4, 132, 256);
-    simulate(n, {2, 2, 2}, 2, 8, 16, 128);
+    simulate(n, {0, 0, 4}, 4, 4, 132, 256, 4);
+    simulate(n, {12, 12, 12}, 4, 4, 132, 256, 2);
+    simulate(n, {2, 2, 2}, 2, 8, 16, 128, 1);
   }
 }
 
-TEST_CASE("grid size: one unit per thread up to the cap, never zero", "[partition]") {
-  using ew::detail::grid_blocks;
-  REQUIRE(grid_blocks(make_partition(1, 0, 4), 256, 1000) == 1);
-  REQUIRE(grid_blocks(make_partition(3, 1, 4), 256, 1000) == 1);
-  REQUIRE(grid_blocks(make_partition(4096, 0, 4), 256, 1000) == 4);  // 1024 vectors
-  REQUIRE(grid_blocks(make_partition(std::size_t{1} << 28, 0, 4), 256, 4224) == 4224);
+TEST_CASE("launch plan: one vector per thread until the grid fills, then up to unroll", "[partition]") {
+  using ew::detail::plan_launch;
+  const ew::tuning::launch_policy policy{};  // block 256, no wave cap, fill_waves 2, per_thread auto
+  const std::size_t resident = 132 * 8;      // an H200 at full occupancy
+  auto plan = [&](std::size_t n, std::size_t head, int vec, int unroll, ew::tuning::launch_policy pol) {
+    return plan_launch(make_partition(n, head, vec), 256, resident, unroll, pol);
+  };
+  REQUIRE(plan(1, 0, 4, 4, policy).blocks == 1);
+  REQUIRE(plan(3, 1, 4, 4, policy).blocks == 1);  // all head and tail
+  const launch_shape small = plan(4096, 0, 4, 4, policy);  // 1024 vectors: 4 blocks of one vector a thread
+  REQUIRE((small.blocks == 4 && small.per_thread == 1));
+  // 2^28 f32: 2^26 vectors = 248 waves of one-vector tiles; threads take the full unroll.
+  const launch_shape big = plan(std::size_t{1} << 28, 0, 4, 4, policy);
+  REQUIRE(big.per_thread == 4);
+  REQUIRE(big.blocks == (std::size_t{1} << 26) / (256 * 4));
+  // A wave cap bounds the grid; blocks then loop over tiles.
+  ew::tuning::launch_policy capped = policy;
+  capped.waves = 2;
+  REQUIRE(plan(std::size_t{1} << 28, 0, 4, 4, capped).blocks == 2 * resident);
+  ew::tuning::launch_policy pinned = policy;
+  pinned.per_thread = 2;
+  REQUIRE(plan(std::size_t{1} << 28, 0, 4, 4, pinned).per_thread == 2);
+  pinned.per_thread = 9;
+  REQUIRE(plan(std::size_t{1} << 28, 0, 4, 4, pinned).per_thread == 4);  // never past the compiled unroll
   // Sizes past 2^32 elements keep 64-bit arithmetic: the partition holds all of them.
-  const partition big = make_partition((std::size_t{1} << 33) + 5, 3, 16);
-  REQUIRE(big.body_end() + (big.n - big.body_end()) == big.n);
-  REQUIRE(big.vectors == ((std::size_t{1} << 33) + 2) / 16);
+  const partition huge = make_partition((std::size_t{1} << 33) + 5, 3, 16);
+  REQUIRE(huge.vectors == ((std::size_t{1} << 33) + 2) / 16);
+  REQUIRE(huge.n - huge.body_end() == 2);
 }

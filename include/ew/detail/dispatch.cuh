@@ -28,14 +28,33 @@
 namespace ew {
 namespace detail {
 
-/// Blocks to launch for partition `p`: enough for one vector (or, with no body, one scalar) per thread,
-/// capped at `max_blocks` (SMs x occupancy x waves), never fewer than one. Sizing by one unit per thread
-/// below the cap spreads small launches over every SM instead of filling a few with unrolled work.
-EW_HD std::size_t grid_blocks(const partition& p, int block_threads, std::size_t max_blocks) {
+/// The launch shape for partition `p`: `block_threads` per block, `resident_blocks` blocks resident on
+/// the device at once (SMs x occupancy), at most `unroll` vectors per thread per tile.
+///
+/// Threads take one vector per tile until the body has `fill_waves` waves of such tiles; past that they
+/// take more (up to `unroll`), so small launches spread over every SM and large ones keep more loads in
+/// flight per thread. The grid is every tile (one tile per block) unless `waves` caps it, in which case
+/// blocks loop over tiles. `per_thread_override` (0 = the heuristic) lets the tuning binary pin it.
+EW_HD launch_shape plan_launch(const partition& p, int block_threads, std::size_t resident_blocks, int unroll,
+                               const tuning::launch_policy& policy) {
+  const std::size_t bt = static_cast<std::size_t>(block_threads);
+  int per_thread = policy.per_thread;
+  if (per_thread <= 0) {
+    const std::size_t one_vector_waves = p.vectors / (resident_blocks * bt);
+    const std::size_t k = one_vector_waves / static_cast<std::size_t>(policy.fill_waves);
+    per_thread = k < 1 ? 1 : (k > static_cast<std::size_t>(unroll) ? unroll : static_cast<int>(k));
+  }
+  if (per_thread > unroll) per_thread = unroll;
   const std::size_t units = p.vectors > 0 ? p.vectors : p.scalars();
-  std::size_t blocks = (units + static_cast<std::size_t>(block_threads) - 1) / static_cast<std::size_t>(block_threads);
-  if (blocks > max_blocks) blocks = max_blocks;
-  return blocks < 1 ? 1 : blocks;
+  const std::size_t tile = bt * static_cast<std::size_t>(per_thread);
+  std::size_t blocks = (units + tile - 1) / tile;
+  if (policy.waves > 0 && blocks > resident_blocks * static_cast<std::size_t>(policy.waves)) {
+    blocks = resident_blocks * static_cast<std::size_t>(policy.waves);
+  }
+  // The grid's x dimension holds 2^31 - 1 blocks; past that (2^31 blocks x 256 threads x 16 bytes =
+  // 8 TiB of one array) the block loop covers the rest.
+  if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
+  return launch_shape{blocks < 1 ? 1 : blocks, bt, per_thread};
 }
 
 /// True when byte ranges `[a, a + a_bytes)` and `[b, b + b_bytes)` share a byte.
@@ -70,12 +89,27 @@ inline cudaError_t check_pointers(const pointer_info* ptrs, int num_out, int num
     }
   }
 #if defined(EW_CHECK_POINTERS)
+  // Debug only: one cudaPointerGetAttributes per pointer, a driver call (the [cost] GPU test prints what
+  // it takes), so never on the default path. Memory CUDA does not know (plain malloc, the stack) is
+  // device-accessible only where the device can read pageable host memory (HMM or ATS,
+  // cudaDevAttrPageableMemoryAccess); elsewhere the kernel would fault on it and leave the context
+  // unusable, so it is rejected here.
+  int pageable_access = -1;  // unknown until a pointer needs it
   for (int k = 0; k < num_ptrs; ++k) {
     cudaPointerAttributes attr{};
-    const cudaError_t err = cudaPointerGetAttributes(&attr, reinterpret_cast<const void*>(ptrs[k].address));
+    cudaError_t err = cudaPointerGetAttributes(&attr, reinterpret_cast<const void*>(ptrs[k].address));
     if (err != cudaSuccess) return fail(err, "ew::elementwise: cudaPointerGetAttributes failed");
-    if (attr.type == cudaMemoryTypeUnregistered) {
-      return fail(cudaErrorInvalidValue, "ew::elementwise: pointer is not device-accessible memory");
+    if (attr.type != cudaMemoryTypeUnregistered) continue;
+    if (pageable_access < 0) {
+      int device = 0;
+      err = cudaGetDevice(&device);
+      if (err == cudaSuccess) err = cudaDeviceGetAttribute(&pageable_access, cudaDevAttrPageableMemoryAccess, device);
+      if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+    }
+    if (pageable_access == 0) {
+      return fail(cudaErrorInvalidValue,
+                  "ew::elementwise: pointer is not device-accessible memory (EW_CHECK_POINTERS: not allocated "
+                  "or registered with CUDA, and this device cannot access pageable host memory)");
     }
   }
 #endif
@@ -98,21 +132,21 @@ inline cudaError_t current_launch_args(launch_args& args) {
   return cudaSuccess;
 }
 
-/// Launches `Kernel` over partition `p` with the grid `grid_blocks` picks.
-template <auto Kernel, class Op, class OutPtrs, class InPtrs>
+/// Launches `Kernel` (at most `Unroll` vectors per thread) over partition `p`.
+template <auto Kernel, int Unroll, class Op, class OutPtrs, class InPtrs>
 cudaError_t launch_kernel(const launch_args& args, const Op& op, const partition& p, const OutPtrs& outs,
                           const InPtrs& ins, cudaStream_t stream) {
   int blocks_per_sm = 0;
   cudaError_t err = query_occupancy<Kernel>(args.device, args.policy.block_threads, blocks_per_sm);
   if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
-  const std::size_t max_blocks =
-      static_cast<std::size_t>(args.facts.sm_count) * blocks_per_sm * static_cast<std::size_t>(args.policy.waves);
+  const std::size_t resident_blocks = static_cast<std::size_t>(args.facts.sm_count) * blocks_per_sm;
+  const launch_shape shape = plan_launch(p, args.policy.block_threads, resident_blocks, Unroll, args.policy);
 
   cudaLaunchConfig_t config{};
-  config.gridDim = dim3(static_cast<unsigned>(grid_blocks(p, args.policy.block_threads, max_blocks)));
-  config.blockDim = dim3(static_cast<unsigned>(args.policy.block_threads));
+  config.gridDim = dim3(static_cast<unsigned>(shape.blocks));
+  config.blockDim = dim3(static_cast<unsigned>(shape.block_threads));
   config.stream = stream;
-  err = cudaLaunchKernelEx(&config, Kernel, op, p, outs, ins);
+  err = cudaLaunchKernelEx(&config, Kernel, op, p, shape, outs, ins);
   if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
 #if defined(EW_DEBUG_SYNC)
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
@@ -181,14 +215,14 @@ cudaError_t launch(const Op& op, std::size_t n, const outputs<Out...>& out, cons
   const int head = vector_head(ptrs, num_ptrs, Vec);
   if (head != no_vector_path) {
     constexpr auto kernel = &elementwise_kernel<Op, Vec, Unroll, Load, Store, out_ptrs, in_ptrs>;
-    return launch_kernel<kernel>(args, op, make_partition(n, static_cast<std::size_t>(head), Vec), out.ptrs,
-                                 in.ptrs, stream);
+    return launch_kernel<kernel, Unroll>(args, op, make_partition(n, static_cast<std::size_t>(head), Vec),
+                                         out.ptrs, in.ptrs, stream);
   }
   // The pointers sit at different offsets within a vector: every access goes one element at a time, with
   // as many loads in flight per thread as the vectorized path has elements (capped at 16).
   constexpr int scalar_unroll = Unroll * Vec < 16 ? Unroll * Vec : 16;
   constexpr auto kernel = &elementwise_kernel<Op, 1, scalar_unroll, Load, Store, out_ptrs, in_ptrs>;
-  return launch_kernel<kernel>(args, op, make_partition(n, 0, 1), out.ptrs, in.ptrs, stream);
+  return launch_kernel<kernel, scalar_unroll>(args, op, make_partition(n, 0, 1), out.ptrs, in.ptrs, stream);
 }
 
 /// `launch` with the tuned kernel shape; `VecWidth` 0 means `default_vec_width`.

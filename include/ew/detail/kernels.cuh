@@ -29,7 +29,7 @@ __device__ __forceinline__ decltype(auto) result_part(R& r) {
   }
 }
 
-/// What one thread does with the elements and vectors `grid_stride_schedule` hands it. Pointers are the
+/// What one thread does with the elements and vectors `block_tile_schedule` hands it. Pointers are the
 /// launch's base pointers; vector `i` starts at element `head + i * Vec`.
 template <class Op, int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_hint Store, class OutPtrs,
           class InPtrs>
@@ -97,11 +97,12 @@ struct elementwise_thread {
   }
 };
 
-/// `outs[k][i] = op(ins[0][i], ins[1][i], ...)[k]` for every `i` in `[0, p.n)`, grid-stride.
+/// `outs[k][i] = op(ins[0][i], ins[1][i], ...)[k]` for every `i` in `[0, p.n)`, block tiles grid-stride.
 ///
-/// `Vec` elements per vector access (1 for the scalar path), `Unroll` vector loads per input in flight per
-/// thread, cache hints `Load` and `Store`. The partition `p` must have been made for the same `Vec` with a
-/// head that aligns every pointer (`vector_head`).
+/// `Vec` elements per vector access (1 for the scalar path), at most `Unroll` vector loads per input in
+/// flight per thread (`s.per_thread <= Unroll` picks how many at run time), cache hints `Load` and `Store`.
+/// The partition `p` must have been made for the same `Vec` with a head that aligns every pointer
+/// (`vector_head`); `s.blocks` and `s.block_threads` must match the launch.
 // Hidden visibility only applies to kernels with external linkage; a functor from an anonymous namespace
 // gives its instantiation internal linkage, where nvcc warns that the attribute is ignored (#1407). That
 // is the intended outcome, so the warning is silenced for this definition only.
@@ -110,11 +111,9 @@ struct elementwise_thread {
 template <class Op, int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_hint Store, class OutPtrs,
           class InPtrs>
 EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
-    elementwise_kernel(Op op, partition p, OutPtrs outs, InPtrs ins) {
+    elementwise_kernel(Op op, partition p, launch_shape s, OutPtrs outs, InPtrs ins) {
   elementwise_thread<Op, Vec, Unroll, Load, Store, OutPtrs, InPtrs> t{op, outs, ins, p.head};
-  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  const std::size_t thread = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  grid_stride_schedule<Unroll>(p, thread, threads, t);
+  block_tile_schedule(p, s, blockIdx.x, threadIdx.x, t);
 }
 #pragma nv_diagnostic pop
 

@@ -64,31 +64,47 @@ EW_HD partition make_partition(std::size_t n, std::size_t head, int vec) {
   return partition{n, head, (n - head) / static_cast<std::size_t>(vec), vec};
 }
 
-/// Walks the work of one thread of a grid-stride launch with `threads` threads in all.
-///
-/// The body is cut into tiles of `threads * Unroll` vectors. In a tile, thread `t` takes the vectors
-/// `t, t + threads, ..., t + (Unroll - 1) * threads` (offsets from the tile start): at each of the `Unroll`
-/// steps a warp touches consecutive vectors, so accesses coalesce, and the thread can issue all `Unroll`
-/// loads before it needs the first. The last, partial tile is cut the same way with fewer steps. Head and
-/// tail elements go one per thread.
-///
-/// The visitor receives `v.scalar(i)` for a single element and `v.vectors(first, stride, count)` for the
-/// vectors `first + u * stride`, `u < count` (`count == Unroll` in full tiles, fewer in the last).
-#pragma nv_exec_check_disable
-template <int Unroll, class Visitor>
-EW_HD void grid_stride_schedule(const partition& p, std::size_t thread, std::size_t threads, Visitor& v) {
-  for (std::size_t i = thread; i < p.head; i += threads) v.scalar(i);
+/// Shape of one launch: the grid, and how many vectors each thread takes per tile (the tile of a block is
+/// `block_threads * per_thread` consecutive vectors).
+struct launch_shape {
+  std::size_t blocks;
+  std::size_t block_threads;
+  int per_thread;
+};
 
-  const std::size_t tile = threads * Unroll;
-  const std::size_t full_end = p.vectors - p.vectors % tile;
-  std::size_t first = thread;
-  for (; first < full_end; first += tile) v.vectors(first, threads, Unroll);
-  if (first < p.vectors) {
-    const std::size_t left = (p.vectors - first + threads - 1) / threads;
-    v.vectors(first, threads, static_cast<int>(left < Unroll ? left : Unroll));
+/// Walks the work of thread `thread` of block `block` in a launch of shape `s` over partition `p`.
+///
+/// The body is cut into tiles of `block_threads * per_thread` consecutive vectors, and blocks take tiles
+/// grid-stride: block `b` takes tiles `b, b + blocks, ...`. In a tile, thread `t` takes vectors
+/// `t, t + block_threads, ..., t + (per_thread - 1) * block_threads` (offsets from the tile start): at each
+/// step a warp touches consecutive vectors, so accesses coalesce, and the thread issues all its loads
+/// before it needs the first. The last, partial tile goes to the block whose turn it is, cut the same way
+/// with fewer steps. Head and tail elements go one per thread of the whole grid.
+///
+/// The visitor receives `v.scalar(i)` for one element and `v.vectors(first, stride, count)` for the
+/// vectors `first + u * stride`, `u < count <= per_thread`.
+///
+/// Why tiles of consecutive vectors per block rather than a thread-level grid stride: on the H200 a grid
+/// of one-tile blocks streaming consecutive memory ran f32 add at 2^28 elements 5% faster than the same
+/// kernel striding threads across the whole array (4365 vs 4160 GB/s; docs/PERFORMANCE.md, probe 1).
+#pragma nv_exec_check_disable
+template <class Visitor>
+EW_HD void block_tile_schedule(const partition& p, const launch_shape& s, std::size_t block, std::size_t thread,
+                               Visitor& v) {
+  const std::size_t threads = s.blocks * s.block_threads;
+  const std::size_t global = block * s.block_threads + thread;
+  for (std::size_t i = global; i < p.head; i += threads) v.scalar(i);
+
+  const std::size_t tile = s.block_threads * static_cast<std::size_t>(s.per_thread);
+  const std::size_t full_tiles = p.vectors / tile;
+  for (std::size_t t = block; t < full_tiles; t += s.blocks) v.vectors(t * tile + thread, s.block_threads, s.per_thread);
+  const std::size_t rest = p.vectors - full_tiles * tile;
+  if (rest > thread && block == full_tiles % s.blocks) {
+    const std::size_t count = (rest - thread + s.block_threads - 1) / s.block_threads;
+    v.vectors(full_tiles * tile + thread, s.block_threads, static_cast<int>(count));
   }
 
-  for (std::size_t i = p.body_end() + thread; i < p.n; i += threads) v.scalar(i);
+  for (std::size_t i = p.body_end() + global; i < p.n; i += threads) v.scalar(i);
 }
 
 }  // namespace detail
