@@ -41,21 +41,47 @@ struct device_facts {
   int cc;  ///< major * 10 + minor
 };
 
-/// Facts of `device`, from the cache or from two attribute queries.
+/// `facts` as one cache word (never 0: the compute capability is at least 10).
+inline std::uint64_t pack_facts(device_facts facts) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(facts.sm_count)) << 32) |
+         static_cast<std::uint32_t>(facts.cc);
+}
+/// The facts a word from `pack_facts` holds.
+inline device_facts unpack_facts(std::uint64_t word) {
+  return device_facts{static_cast<int>(word >> 32), static_cast<int>(word & 0xffffffffu)};
+}
+
+/// The cached word for `device` when `accept(word)` holds; otherwise `query(word)` (a cudaError_t-returning
+/// callable that sets a non-zero word) and, on success, the answer stored for the next call. An error is
+/// returned and never cached. Both caches below go through here; the host tests drive it with a fake query
+/// to check the per-device keying and the races without a GPU.
+template <class Accept, class Query>
+cudaError_t cached_or_query(per_device_cache& cache, int device, std::uint64_t& word, Accept&& accept,
+                            Query&& query) {
+  word = cache.get(device);
+  if (word != 0 && accept(word)) return cudaSuccess;
+  const cudaError_t err = query(word);
+  if (err != cudaSuccess) return err;
+  cache.put(device, word);
+  return cudaSuccess;
+}
+
+/// Facts of `device`, from the cache or from three attribute queries.
 inline cudaError_t query_device_facts(int device, device_facts& facts) {
   static per_device_cache cache;
-  if (const std::uint64_t w = cache.get(device)) {
-    facts = device_facts{static_cast<int>(w >> 32), static_cast<int>(w & 0xffffffffu)};
-    return cudaSuccess;
-  }
-  int sms = 0, major = 0, minor = 0;
-  cudaError_t err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
-  if (err != cudaSuccess) return err;
-  facts = device_facts{sms, major * 10 + minor};
-  cache.put(device, (static_cast<std::uint64_t>(sms) << 32) | static_cast<std::uint32_t>(facts.cc));
-  return cudaSuccess;
+  std::uint64_t w = 0;
+  const cudaError_t err = cached_or_query(
+      cache, device, w, [](std::uint64_t) { return true; },
+      [device](std::uint64_t& word) {
+        int sms = 0, major = 0, minor = 0;
+        cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+        if (e == cudaSuccess) word = pack_facts(device_facts{sms, major * 10 + minor});
+        return e;
+      });
+  if (err == cudaSuccess) facts = unpack_facts(w);
+  return err;
 }
 
 /// Resident blocks per SM of `kernel` at `block_threads` threads on `device`. One cache per kernel
@@ -64,16 +90,22 @@ inline cudaError_t query_device_facts(int device, device_facts& facts) {
 template <auto Kernel>
 cudaError_t query_occupancy(int device, int block_threads, int& blocks_per_sm) {
   static per_device_cache cache;  // one per kernel: Kernel is the kernel's address
-  const std::uint64_t w = cache.get(device);
-  if (w != 0 && static_cast<int>(w >> 32) == block_threads) {
-    blocks_per_sm = static_cast<int>(w & 0xffffffffu);
-    return cudaSuccess;
-  }
-  const cudaError_t err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks_per_sm, Kernel, block_threads, 0);
-  if (err != cudaSuccess) return err;
-  if (blocks_per_sm < 1) blocks_per_sm = 1;
-  cache.put(device, (static_cast<std::uint64_t>(block_threads) << 32) | static_cast<std::uint32_t>(blocks_per_sm));
-  return cudaSuccess;
+  std::uint64_t w = 0;
+  const cudaError_t err = cached_or_query(
+      cache, device, w,
+      [block_threads](std::uint64_t word) { return static_cast<int>(word >> 32) == block_threads; },
+      [block_threads](std::uint64_t& word) {
+        int blocks = 0;
+        const cudaError_t e =
+            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_threads, 0);
+        if (e == cudaSuccess) {
+          word = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(block_threads)) << 32) |
+                 static_cast<std::uint32_t>(blocks < 1 ? 1 : blocks);
+        }
+        return e;
+      });
+  if (err == cudaSuccess) blocks_per_sm = static_cast<int>(w & 0xffffffffu);
+  return err;
 }
 
 }  // namespace detail

@@ -1,0 +1,222 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// The per-device config cache without a GPU: keyed by device, queried once per device and kept, errors
+// never cached, devices past `cached_devices` queried on every call, and raced from many host threads
+// (every answer is the right one for its device and block size; a slot is never torn or stale). The
+// launcher's two caches (device facts, kernel occupancy) both go through `cached_or_query`, which these
+// tests drive with a fake query.
+
+#include <atomic>
+#include <cstdint>
+#include <thread>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <ew/elementwise.cuh>
+
+namespace {
+
+using ew::detail::cached_devices;
+using ew::detail::cached_or_query;
+using ew::detail::per_device_cache;
+
+/// A word no two (device, block size) pairs share, with both halves non-zero, so a torn or misrouted slot
+/// would show.
+std::uint64_t word_for(int device, int block_threads) {
+  return (static_cast<std::uint64_t>(block_threads) << 32) | static_cast<std::uint32_t>(1000 + device);
+}
+
+/// `cached_or_query` as the occupancy cache calls it: the word is accepted when its block size matches;
+/// the fake query counts its calls.
+cudaError_t lookup(per_device_cache& cache, int device, int block_threads, std::uint64_t& word,
+                   std::atomic<int>& queries, cudaError_t result = cudaSuccess) {
+  return cached_or_query(
+      cache, device, word,
+      [block_threads](std::uint64_t w) { return static_cast<int>(w >> 32) == block_threads; },
+      [&](std::uint64_t& w) {
+        queries.fetch_add(1, std::memory_order_relaxed);
+        if (result == cudaSuccess) w = word_for(device, block_threads);
+        return result;
+      });
+}
+
+}  // namespace
+
+TEST_CASE("an empty cache knows nothing; a slot holds what was put", "[device_cache]") {
+  per_device_cache cache;
+  for (int d = 0; d < cached_devices; ++d) REQUIRE(cache.get(d) == 0);
+  cache.put(3, 42);
+  REQUIRE(cache.get(3) == 42);
+  REQUIRE(cache.get(2) == 0);
+  REQUIRE(cache.get(4) == 0);
+}
+
+TEST_CASE("devices outside [0, cached_devices) have no slot: get says unknown, put is a no-op",
+          "[device_cache]") {
+  per_device_cache cache;
+  for (int d : {-1, -100, cached_devices, cached_devices + 1, 1 << 30}) {
+    cache.put(d, 7);
+    REQUIRE(cache.get(d) == 0);
+  }
+  for (int d = 0; d < cached_devices; ++d) REQUIRE(cache.get(d) == 0);  // nothing spilled into a real slot
+}
+
+TEST_CASE("a device is queried once, then served from its own slot", "[device_cache]") {
+  per_device_cache cache;
+  std::atomic<int> queries{0};
+  std::uint64_t w = 0;
+  REQUIRE(lookup(cache, 0, 256, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(0, 256));
+  REQUIRE(queries == 1);
+  REQUIRE(lookup(cache, 0, 256, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(0, 256));
+  REQUIRE(queries == 1);
+  // Another device misses and gets its own answer; device 0's answer is untouched.
+  REQUIRE(lookup(cache, 1, 256, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(1, 256));
+  REQUIRE(queries == 2);
+  REQUIRE(lookup(cache, 0, 256, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(0, 256));
+  REQUIRE(queries == 2);
+  // The last device with a slot is cached like the first.
+  REQUIRE(lookup(cache, cached_devices - 1, 256, w, queries) == cudaSuccess);
+  REQUIRE(lookup(cache, cached_devices - 1, 256, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(cached_devices - 1, 256));
+  REQUIRE(queries == 3);
+}
+
+TEST_CASE("a different block size is not served a stale count", "[device_cache]") {
+  per_device_cache cache;
+  std::atomic<int> queries{0};
+  std::uint64_t w = 0;
+  REQUIRE(lookup(cache, 0, 256, w, queries) == cudaSuccess);
+  REQUIRE(lookup(cache, 0, 128, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(0, 128));
+  REQUIRE(queries == 2);
+  REQUIRE(lookup(cache, 0, 128, w, queries) == cudaSuccess);
+  REQUIRE(queries == 2);
+}
+
+TEST_CASE("an error is returned and never cached", "[device_cache]") {
+  per_device_cache cache;
+  std::atomic<int> queries{0};
+  std::uint64_t w = 0;
+  REQUIRE(lookup(cache, 5, 256, w, queries, cudaErrorInvalidDevice) == cudaErrorInvalidDevice);
+  REQUIRE(cache.get(5) == 0);
+  REQUIRE(lookup(cache, 5, 256, w, queries) == cudaSuccess);  // queried again, and now kept
+  REQUIRE(w == word_for(5, 256));
+  REQUIRE(queries == 2);
+}
+
+TEST_CASE("devices past cached_devices are queried on every call and still answered right",
+          "[device_cache]") {
+  per_device_cache cache;
+  std::atomic<int> queries{0};
+  std::uint64_t w = 0;
+  for (int i = 1; i <= 3; ++i) {
+    REQUIRE(lookup(cache, cached_devices, 256, w, queries) == cudaSuccess);
+    REQUIRE(w == word_for(cached_devices, 256));
+    REQUIRE(queries == i);
+  }
+}
+
+TEST_CASE("device facts pack into one non-zero word and back", "[device_cache]") {
+  using ew::detail::device_facts;
+  for (device_facts f : {device_facts{132, 90}, device_facts{1, 10}, device_facts{0, 10},
+                         device_facts{0x7fffffff, 0x7fffffff}}) {
+    const std::uint64_t w = ew::detail::pack_facts(f);
+    REQUIRE(w != 0);
+    const device_facts g = ew::detail::unpack_facts(w);
+    REQUIRE(g.sm_count == f.sm_count);
+    REQUIRE(g.cc == f.cc);
+  }
+}
+
+TEST_CASE("the cache raced from many threads: every answer is right, each device queried at most once "
+          "per thread",
+          "[device_cache]") {
+  per_device_cache cache;
+  std::atomic<int> queries{0};
+  std::atomic<int> wrong{0};
+  std::atomic<bool> go{false};
+  constexpr int threads = 16;
+  constexpr int rounds = 20000;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+      for (int i = 0; i < rounds; ++i) {
+        const int device = (i * 7 + t) % cached_devices;
+        std::uint64_t w = 0;
+        if (lookup(cache, device, 256, w, queries) != cudaSuccess || w != word_for(device, 256)) {
+          wrong.fetch_add(1, std::memory_order_relaxed);
+        }
+      }
+    });
+  }
+  go.store(true, std::memory_order_release);
+  for (auto& th : pool) th.join();
+  REQUIRE(wrong == 0);
+  // A thread that stored a slot reads its own store (or an equal one) from then on.
+  REQUIRE(queries <= threads * cached_devices);
+  for (int d = 0; d < cached_devices; ++d) REQUIRE(cache.get(d) == word_for(d, 256));
+}
+
+TEST_CASE("the cache raced with conflicting block sizes on the same slots: never a stale answer",
+          "[device_cache]") {
+  // The occupancy cache keeps one block size per device; threads asking for different sizes overwrite
+  // each other's slot. Each must still get the count for the size it asked for.
+  per_device_cache cache;
+  std::atomic<int> queries{0};
+  std::atomic<int> wrong{0};
+  std::atomic<bool> go{false};
+  constexpr int threads = 8;
+  constexpr int rounds = 20000;
+  std::vector<std::thread> pool;
+  for (int t = 0; t < threads; ++t) {
+    pool.emplace_back([&, t] {
+      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
+      const int block_threads = 128 << (t % 3);  // 128, 256, 512
+      for (int i = 0; i < rounds; ++i) {
+        const int device = i % 4;
+        std::uint64_t w = 0;
+        if (lookup(cache, device, block_threads, w, queries) != cudaSuccess ||
+            w != word_for(device, block_threads)) {
+          wrong.fetch_add(1, std::memory_order_relaxed);
+        }
+      }
+    });
+  }
+  go.store(true, std::memory_order_release);
+  for (auto& th : pool) th.join();
+  REQUIRE(wrong == 0);
+}
+
+TEST_CASE("query_device_facts: real devices give sane facts, invalid ones an error that is not cached",
+          "[device_cache]") {
+  int count = 0;
+  const bool gpu = cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
+  ew::detail::device_facts facts{-1, -1};
+  if (gpu) {
+    for (int d = 0; d < count; ++d) {
+      INFO("device " << d);
+      REQUIRE(ew::detail::query_device_facts(d, facts) == cudaSuccess);
+      REQUIRE(facts.sm_count > 0);
+      REQUIRE(facts.cc >= 10);
+      ew::detail::device_facts again{-1, -1};
+      REQUIRE(ew::detail::query_device_facts(d, again) == cudaSuccess);  // from the cache now
+      REQUIRE(again.sm_count == facts.sm_count);
+      REQUIRE(again.cc == facts.cc);
+    }
+  }
+  // No such device (and, without a GPU, no device at all): an error, twice, and `facts` left alone.
+  for (int d : {count, cached_devices, cached_devices + 5}) {
+    facts = ew::detail::device_facts{-1, -1};
+    INFO("device " << d);
+    REQUIRE(ew::detail::query_device_facts(d, facts) != cudaSuccess);
+    REQUIRE(ew::detail::query_device_facts(d, facts) != cudaSuccess);
+    REQUIRE(facts.sm_count == -1);
+  }
+  cudaGetLastError();  // the failed attribute queries left the runtime's last error set
+}
