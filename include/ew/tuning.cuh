@@ -28,15 +28,16 @@ enum class cache_hint : int {
 /// Compile-time shape of the kernel: how many vectors each thread loads before it uses the first one, and
 /// the cache hints. Baked into the kernel instantiation, so the same for every device.
 struct kernel_shape {
-  /// Vector loads per input a thread issues back to back before using any (its loads in flight). With
-  /// 256-thread blocks at full occupancy (8 blocks/SM) and 16-byte vectors, 4 gives 2048 * 4 * 16 B = 128 KiB
-  /// per input in flight per SM, well past the ~48 KiB per SM that CUB sizes its H200 tiles to
-  /// (cub/device/dispatch/tuning/tuning_transform.cuh, arch_to_min_bytes_in_flight), while keeping the data
-  /// registers to 16 per input so occupancy stays high. Chosen by the ew_tune sweep, docs/PERFORMANCE.md.
-  int unroll = 4;
-  /// Hint for input loads: data is read exactly once.
+  /// Vector loads per input a thread issues back to back before using any (its loads in flight), which is
+  /// also its share of a block's tile. Probe 2 on the H200 (docs/PERFORMANCE.md) at 2^28 elements, cold L2,
+  /// 128-thread blocks: f32 add 4368 GB/s with 1, 4352 with 2, 4325 with 4; f16 add 4333 / 4329 / 4296; f32
+  /// relu 4261 / 4228 / 4097. Beyond 2 the extra registers cost occupancy and gain nothing; 2 keeps two
+  /// independent 16-byte loads per input in flight per thread (the launcher's contract) for ~0.5% at most.
+  int unroll = 2;
+  /// Hint for input loads. Probe 2: `.cs` and `.nc.L1::no_allocate` loads cost 7 to 11% at 2^28 (f32 add
+  /// 3937 and 3935 GB/s against 4338 plain, 256-thread blocks, 2 vectors per thread); plain loads win.
   cache_hint load = cache_hint::normal;
-  /// Hint for output stores: data is written exactly once.
+  /// Hint for output stores. Probe 2: `.cs` stores made no difference beyond noise (4334 vs 4338 GB/s).
   cache_hint store = cache_hint::normal;
 };
 
@@ -45,16 +46,17 @@ inline constexpr kernel_shape default_kernel_shape{};
 
 /// Run-time part of the launch policy: it may differ per device without new kernel instantiations.
 struct launch_policy {
-  /// Threads per block. 256 keeps 8 blocks per SM at full occupancy on sm_80/sm_90 (2048 threads/SM), and
-  /// is what CUB's prefetch and bulk-copy policies use on sm_90.
-  int block_threads = 256;
+  /// Threads per block. Probe 2 at 2^28, one vector per thread: 128 threads gave f32 relu 4261 GB/s against
+  /// 4203 for 256 and 4045 for 512, and tied on f32/f64 add (4368/4371/4350, 4377/4372/4360); small
+  /// blocks retire and refill SMs in finer steps at the end of a tile stream.
+  int block_threads = 128;
   /// Cap on the grid in waves of resident blocks (SMs x occupancy); 0 = no cap, one tile per block. On the
-  /// H200, one tile per block beat a capped grid whose blocks loop over tiles at 2^28 f32 add (4365 vs at
-  /// best 4182 GB/s with 8 waves; probe 1 in docs/PERFORMANCE.md).
+  /// H200, one tile per block beat a capped grid whose blocks loop over tiles at 2^28 f32 add (4338 vs 4127
+  /// GB/s with 8 waves, probe 2; 4365 vs at best 4182, probe 1).
   int waves = 0;
-  /// Threads take one vector per tile until there are this many waves of such tiles, and more after.
-  int fill_waves = 2;
-  /// Vectors per thread per tile; 0 = chosen by `fill_waves`. The tuning binary pins it.
+  /// Vectors per thread per tile, at most the kernel's unroll; 0 = the unroll. The tuning binary pins it.
+  /// Fewer than the unroll takes the predicated path, which probe 2 found slow (f16 add at 2^28: 3021 GB/s
+  /// with 1 of 4, against 4298 with 4 of 4), so the default never does.
   int per_thread = 0;
 };
 

@@ -147,18 +147,17 @@ TEST_CASE("three pointers: one odd offset forces the scalar path", "[partition]"
   }
 }
 
-TEST_CASE("launch plan: one vector per thread until the grid fills, then up to unroll", "[partition]") {
+TEST_CASE("launch plan: one tile per block, unroll vectors per thread, optional wave cap", "[partition]") {
   using ew::detail::plan_launch;
-  const ew::tuning::launch_policy policy{};  // block 256, no wave cap, fill_waves 2, per_thread auto
-  const std::size_t resident = 132 * 8;      // an H200 at full occupancy
+  const ew::tuning::launch_policy policy{256, 0, 0};  // 256 threads, no wave cap, per_thread = unroll
+  const std::size_t resident = 132 * 8;              // an H200 at full occupancy
   auto plan = [&](std::size_t n, std::size_t head, int vec, int unroll, ew::tuning::launch_policy pol) {
-    return plan_launch(make_partition(n, head, vec), 256, resident, unroll, pol);
+    return plan_launch(make_partition(n, head, vec), pol.block_threads, resident, unroll, pol);
   };
   REQUIRE(plan(1, 0, 4, 4, policy).blocks == 1);
   REQUIRE(plan(3, 1, 4, 4, policy).blocks == 1);  // all head and tail
-  const launch_shape small = plan(4096, 0, 4, 4, policy);  // 1024 vectors: 4 blocks of one vector a thread
-  REQUIRE((small.blocks == 4 && small.per_thread == 1));
-  // 2^28 f32: 2^26 vectors = 248 waves of one-vector tiles; threads take the full unroll.
+  const launch_shape small = plan(4096, 0, 4, 2, policy);  // 1024 vectors in tiles of 512
+  REQUIRE((small.blocks == 2 && small.per_thread == 2));
   const launch_shape big = plan(std::size_t{1} << 28, 0, 4, 4, policy);
   REQUIRE(big.per_thread == 4);
   REQUIRE(big.blocks == (std::size_t{1} << 26) / (256 * 4));

@@ -29,22 +29,13 @@ namespace ew {
 namespace detail {
 
 /// The launch shape for partition `p`: `block_threads` per block, `resident_blocks` blocks resident on
-/// the device at once (SMs x occupancy), at most `unroll` vectors per thread per tile.
-///
-/// Threads take one vector per tile until the body has `fill_waves` waves of such tiles; past that they
-/// take more (up to `unroll`), so small launches spread over every SM and large ones keep more loads in
-/// flight per thread. The grid is every tile (one tile per block) unless `waves` caps it, in which case
-/// blocks loop over tiles. `per_thread_override` (0 = the heuristic) lets the tuning binary pin it.
+/// the device at once (SMs x occupancy), `unroll` vectors per thread per tile (fewer if the policy pins
+/// it). The grid is every tile (one tile per block) unless the policy's `waves` caps it, in which case
+/// blocks loop over tiles.
 EW_HD launch_shape plan_launch(const partition& p, int block_threads, std::size_t resident_blocks, int unroll,
                                const tuning::launch_policy& policy) {
   const std::size_t bt = static_cast<std::size_t>(block_threads);
-  int per_thread = policy.per_thread;
-  if (per_thread <= 0) {
-    const std::size_t one_vector_waves = p.vectors / (resident_blocks * bt);
-    const std::size_t k = one_vector_waves / static_cast<std::size_t>(policy.fill_waves);
-    per_thread = k < 1 ? 1 : (k > static_cast<std::size_t>(unroll) ? unroll : static_cast<int>(k));
-  }
-  if (per_thread > unroll) per_thread = unroll;
+  const int per_thread = policy.per_thread > 0 && policy.per_thread < unroll ? policy.per_thread : unroll;
   const std::size_t units = p.vectors > 0 ? p.vectors : p.scalars();
   const std::size_t tile = bt * static_cast<std::size_t>(per_thread);
   std::size_t blocks = (units + tile - 1) / tile;
