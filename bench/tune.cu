@@ -1,0 +1,413 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// ew_tune: sweeps ew's launch parameters for one op, type and size, and says which beat ew's defaults by
+// more than the measurement spread. See docs/BENCHMARKS.md.
+//
+//   ew_tune --op=add --type=f32 --n=268435456 [--mode=cold|hot] [--samples=10] [--top=8]
+//           [--blocks=128,256,512] [--waves=1,2,4,8,16,64] [--seed=N]
+//   ew_tune --standard     add f32 2^28, relu f16 2^28, add f32 2^24 (cold), add f32 2^20 (hot)
+//
+// Phases: (1) every block size x waves x (vector width, unroll) with default cache hints, each config checked
+// against the host reference, then timed (median of --samples); (2) at the best shape with 16-byte vectors,
+// every load/store hint pair; (3) the top configs and ew's default re-measured interleaved, 3 rounds, for
+// the final table: median, IQR, min..max, margin over the default, and whether the margin exceeds the spread.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <exception>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "tune.cuh"
+
+namespace ewb {
+namespace tune {
+
+const char* hint_name(cache_hint h) {
+  switch (h) {
+    case cache_hint::normal: return "normal";
+    case cache_hint::streaming: return "streaming";
+    case cache_hint::no_allocate: return "no_allocate";
+  }
+  return "?";
+}
+
+namespace {
+
+struct options {
+  std::string op = "add", type = "f32";
+  std::size_t n = std::size_t{1} << 28;
+  mode m = mode::cold;
+  int samples = 10;
+  int top = 8;
+  std::vector<int> blocks = {128, 256, 512};
+  std::vector<int> waves = {1, 2, 4, 8, 16, 64};
+  std::uint64_t seed = 20261130;
+  bool standard = false;
+};
+
+struct config {
+  int block = 256;
+  int waves = 4;
+  shape s;
+  bool is_default = false;
+  std::string label() const {
+    std::ostringstream o;
+    o << "block=" << block << " waves=" << waves << " vec=" << s.vec << " unroll=" << s.unroll
+      << " load=" << hint_name(s.load) << " store=" << hint_name(s.store);
+    return o.str();
+  }
+};
+
+struct result {
+  config c;
+  sample_stats st;
+  std::vector<double> samples;
+};
+
+struct tuner {
+  const target& t;
+  const options& o;
+  std::size_t n;
+  mode m;
+  device_info dev;
+  cudaStream_t stream;
+  l2_flusher& flusher;
+  timer& tm;
+  device_buffer a, b, out, ref;
+  double bytes = 0;
+  double estimate = 0;
+  int launches_hot = 1;
+
+  tuner(const target& t_, const options& o_, std::size_t n_, mode m_, const device_info& dev_, cudaStream_t stream_,
+        l2_flusher& flusher_, timer& tm_)
+      : t(t_), o(o_), n(n_), m(m_), dev(dev_), stream(stream_), flusher(flusher_), tm(tm_) {}
+
+  void prepare() {
+    std::vector<unsigned char> ha, hb, hr;
+    t.make_data(ha, hb, hr, n, o.seed);
+    const std::size_t sz = n * t.elem_size + buffer_slack_bytes;
+    a.ensure(sz);
+    b.ensure(sz);
+    out.ensure(sz);
+    ref.ensure(sz);
+    EWB_CHECK(cudaMemcpy(a.ptr, ha.data(), n * t.elem_size, cudaMemcpyHostToDevice));
+    EWB_CHECK(cudaMemcpy(b.ptr, hb.data(), n * t.elem_size, cudaMemcpyHostToDevice));
+    EWB_CHECK(cudaMemcpy(ref.ptr, hr.data(), n * t.elem_size, cudaMemcpyHostToDevice));
+    bytes = static_cast<double>(t.arity + 1) * static_cast<double>(n) * static_cast<double>(t.elem_size);
+  }
+
+  launch_fn fn(const config& c) {
+    const io x{out.ptr, a.ptr, b.ptr, n};
+    const ew::tuning::launch_policy p{c.block, c.waves};
+    const shape_launch l = c.s.launch;
+    return [x, p, l](cudaStream_t s) {
+      const cudaError_t err = l(x, p, s);
+      if (err != cudaSuccess) {
+        throw bench_failure(std::string("ew::detail::launch: ") + cudaGetErrorString(err) + " (" +
+                            ew::last_error_message() + ")");
+      }
+    };
+  }
+
+  void check(const config& c, const char* when) {
+    const check_result r = t.compare(out.ptr, ref.ptr, n, t.rel_tol, stream);
+    if (r.bad != 0) throw bench_failure("wrong result " + std::string(when) + " for " + c.label() + ": " + describe(r, n));
+  }
+
+  std::vector<double> time_once(const config& c, int samples) {
+    const launch_fn f = fn(c);
+    return m == mode::cold ? tm.cold_round(f, samples) : tm.hot_round(f, launches_hot, samples);
+  }
+
+  /// Checks `c` once against the reference, then times one round.
+  result measure(const config& c) {
+    const launch_fn f = fn(c);
+    poison(out.ptr, n * t.elem_size, stream);
+    f(stream);
+    EWB_CHECK(cudaStreamSynchronize(stream));
+    check(c, "before timing");
+    poison(out.ptr, n * t.elem_size, stream);
+    result r{c, {}, time_once(c, o.samples)};
+    check(c, "after timing");
+    r.st = compute_stats(r.samples);
+    return r;
+  }
+};
+
+double gbps(const tuner& tu, double seconds) { return tu.bytes / seconds / 1e9; }
+
+void print_row(const tuner& tu, int rank, const result& r, const result& def) {
+  const double margin = (def.st.median - r.st.median) / def.st.median * 100.0;
+  const double spread = (r.st.p75 - r.st.p25) / r.st.median * 100.0;
+  std::printf("%3d  %-72s %9.2f us %8.1f GB/s  IQR %8.2f..%-8.2f  min..max %8.2f..%-8.2f  spread %5.2f%%  vs default %+6.2f%%\n",
+              rank, r.c.label().c_str(), r.st.median * 1e6, gbps(tu, r.st.median), r.st.p25 * 1e6, r.st.p75 * 1e6,
+              r.st.min * 1e6, r.st.max * 1e6, spread, margin);
+}
+
+/// One tuning case; returns false if a config computed a wrong result.
+bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStream_t stream, l2_flusher& flusher,
+              timer& tm, const device_info& dev) {
+  std::printf("\n=== ew_tune: %s %s n=%zu %s L2 (%s) ===\n", t.op.c_str(), t.type.c_str(), n, mode_name(m),
+              dev.name.c_str());
+  tuner tu{t, o, n, m, dev, stream, flusher, tm};
+  tu.prepare();
+  tu.estimate = tu.bytes / 3.0e12;  // a guess for sizing the hot graph only
+  {
+    const double per = tu.estimate > 2e-6 ? tu.estimate : 2e-6;
+    tu.launches_hot = std::max(4, std::min(1000, static_cast<int>(std::ceil(100e-6 / per))));
+  }
+  const ew::tuning::launch_policy dp = ew::tuning::policy_for_cc(dev.cc);
+  config def;
+  def.block = dp.block_threads;
+  def.waves = dp.waves;
+  def.s = t.default_shape;
+  def.is_default = true;
+  std::printf("ew default: %s (ew::tuning::default_kernel_shape, policy_for_cc(%d)); %.0f bytes per launch%s\n",
+              def.label().c_str(), dev.cc, tu.bytes,
+              m == mode::hot ? (", " + std::to_string(tu.launches_hot) + " launches per graph").c_str() : "");
+
+  // Phase 1: block x waves x shape, default hints.
+  std::vector<result> all;
+  all.push_back(tu.measure(def));
+  for (int block : o.blocks) {
+    for (int w : o.waves) {
+      for (const shape& s : t.shapes) {
+        config c;
+        c.block = block;
+        c.waves = w;
+        c.s = s;
+        all.push_back(tu.measure(c));
+      }
+    }
+  }
+  std::printf("phase 1: %zu configs (blocks x waves x vec x unroll, default hints)\n", all.size());
+
+  // Phase 2: cache hints at the best 16-byte shape.
+  auto by_median = [](const result& x, const result& y) { return x.st.median < y.st.median; };
+  std::vector<result> sorted = all;
+  std::sort(sorted.begin(), sorted.end(), by_median);
+  const result* best16 = nullptr;
+  for (const result& r : sorted) {
+    if (r.c.s.vec == t.vec16) {
+      best16 = &r;
+      break;
+    }
+  }
+  if (best16 != nullptr) {
+    const config base = best16->c;
+    int swept = 0;
+    for (const shape& s : t.hint_shapes) {
+      if (s.unroll != base.s.unroll) continue;
+      config c = base;
+      c.s = s;
+      c.is_default = false;
+      all.push_back(tu.measure(c));
+      ++swept;
+    }
+    std::printf("phase 2: %d hint pairs at block=%d waves=%d vec=%d unroll=%d\n", swept, base.block, base.waves,
+                base.s.vec, base.s.unroll);
+  }
+
+  // Phase 3: top configs and the default, interleaved, 3 rounds.
+  sorted = all;
+  std::sort(sorted.begin(), sorted.end(), by_median);
+  std::vector<config> finalists;
+  auto same = [](const config& x, const config& y) {
+    return x.block == y.block && x.waves == y.waves && x.s.vec == y.s.vec && x.s.unroll == y.s.unroll &&
+           x.s.load == y.s.load && x.s.store == y.s.store;
+  };
+  finalists.push_back(def);
+  for (const result& r : sorted) {
+    if (static_cast<int>(finalists.size()) >= o.top + 1) break;
+    bool dup = false;
+    for (const config& f : finalists) dup = dup || same(f, r.c);
+    if (!dup) finalists.push_back(r.c);
+  }
+  std::vector<result> fin(finalists.size());
+  for (std::size_t i = 0; i < finalists.size(); ++i) fin[i].c = finalists[i];
+  for (int round = 0; round < 3; ++round) {
+    for (result& r : fin) {
+      const std::vector<double> s = tu.time_once(r.c, o.samples);
+      r.samples.insert(r.samples.end(), s.begin(), s.end());
+    }
+  }
+  for (result& r : fin) {
+    tu.check(r.c, "after the final rounds");
+    r.st = compute_stats(r.samples);
+  }
+  const result def_final = fin.front();
+  std::sort(fin.begin(), fin.end(), by_median);
+
+  std::printf("phase 3: top %d and the default, re-measured interleaved (3 rounds x %d samples):\n", o.top, o.samples);
+  int rank = 1;
+  for (const result& r : fin) print_row(tu, rank++, r, def_final);
+  std::printf("  default: %s  %.2f us  %.1f GB/s\n", def_final.c.label().c_str(), def_final.st.median * 1e6,
+              gbps(tu, def_final.st.median));
+
+  const result& best = fin.front();
+  const double margin = (def_final.st.median - best.st.median) / def_final.st.median;
+  const double spread = std::max((best.st.p75 - best.st.p25) / best.st.median,
+                                 (def_final.st.p75 - def_final.st.p25) / def_final.st.median);
+  if (best.c.is_default || same(best.c, def_final.c)) {
+    std::printf("verdict: ew's default is the fastest config measured.\n");
+  } else if (margin <= spread) {
+    std::printf("verdict: best beats the default by %.2f%%, within the spread (%.2f%% IQR/median): keep the default.\n",
+                100.0 * margin, 100.0 * spread);
+  } else {
+    std::printf("verdict: best beats the default by %.2f%%, more than the spread (%.2f%% IQR/median).\n",
+                100.0 * margin, 100.0 * spread);
+  }
+  std::printf(
+      "to make the best ew's default: in include/ew/tuning.cuh set\n"
+      "  kernel_shape::unroll = %d; kernel_shape::load = cache_hint::%s; kernel_shape::store = cache_hint::%s;\n"
+      "  and in policy_for_cc, for cc %d: launch_policy{%d /*block_threads*/, %d /*waves*/}\n",
+      best.c.s.unroll, hint_name(best.c.s.load), hint_name(best.c.s.store), dev.cc, best.c.block, best.c.waves);
+  if (best.c.s.vec != t.vec16) {
+    std::printf("  (vector width %d is narrower than ew's 16-byte default: pass it as ew::elementwise<Op, %d>, or "
+                "change detail::default_vec_width)\n",
+                best.c.s.vec, best.c.s.vec);
+  }
+  std::printf("  and cite this sweep (GPU, date, command) next to the constants.\n");
+  std::fflush(stdout);
+  return true;
+}
+
+bool parse_list(const char* s, std::vector<int>& out) {
+  out.clear();
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    const int v = std::atoi(item.c_str());
+    if (v <= 0) return false;
+    out.push_back(v);
+  }
+  return !out.empty();
+}
+
+bool parse(int argc, char** argv, options& o) {
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&](const char* key, std::string& v) {
+      const std::string k = std::string(key) + "=";
+      if (a.compare(0, k.size(), k) != 0) return false;
+      v = a.substr(k.size());
+      return true;
+    };
+    std::string v;
+    if (a == "--standard") {
+      o.standard = true;
+    } else if (value("--op", v)) {
+      o.op = v;
+    } else if (value("--type", v)) {
+      o.type = v;
+    } else if (value("--n", v)) {
+      o.n = std::strtoull(v.c_str(), nullptr, 10);
+      if (o.n == 0) return false;
+    } else if (value("--mode", v)) {
+      if (v != "cold" && v != "hot") return false;
+      o.m = v == "cold" ? mode::cold : mode::hot;
+    } else if (value("--samples", v)) {
+      o.samples = std::atoi(v.c_str());
+      if (o.samples < 3) return false;
+    } else if (value("--top", v)) {
+      o.top = std::atoi(v.c_str());
+      if (o.top < 1) return false;
+    } else if (value("--blocks", v)) {
+      if (!parse_list(v.c_str(), o.blocks)) return false;
+      for (int b : o.blocks) {
+        if (b > ew::tuning::max_block_threads || b % 32 != 0) return false;
+      }
+    } else if (value("--waves", v)) {
+      if (!parse_list(v.c_str(), o.waves)) return false;
+    } else if (value("--seed", v)) {
+      o.seed = std::strtoull(v.c_str(), nullptr, 10);
+    } else {
+      std::fprintf(stderr, "ew_tune: unknown argument %s\n", a.c_str());
+      return false;
+    }
+  }
+  return true;
+}
+
+const target* find_target(const std::vector<target>& ts, const std::string& op, const std::string& type) {
+  for (const target& t : ts) {
+    if (t.op == op && t.type == type) return &t;
+  }
+  return nullptr;
+}
+
+}  // namespace
+}  // namespace tune
+}  // namespace ewb
+
+int main(int argc, char** argv) {
+  using namespace ewb;
+  using namespace ewb::tune;
+  options o;
+  const bool ok = parse(argc, argv, o);
+
+  std::string why;
+  if (!have_device(why)) {
+    std::printf("no CUDA device: skipping benchmarks (%s)\n", why.c_str());
+    return 0;
+  }
+  if (!ok || argc < 2) {
+    std::fprintf(stderr,
+                 "usage: ew_tune --op=add|relu --type=f32|f16 --n=N [--mode=cold|hot] [--samples=10] [--top=8]\n"
+                 "               [--blocks=128,256,512] [--waves=1,2,4,8,16,64] [--seed=N]\n"
+                 "       ew_tune --standard\n");
+    return 2;
+  }
+
+  try {
+    const std::vector<target> targets = {target_add_f32(), target_relu_f32(), target_add_f16(), target_relu_f16()};
+    const device_info dev = query_device();
+    cudaStream_t stream = nullptr;
+    EWB_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+    l2_flusher flusher(dev.l2_bytes);
+    timer tm(stream, &flusher);
+    std::string command;
+    for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+    std::printf("ew_tune: %s (sm_%d, %d SMs), driver CUDA %s, runtime CUDA %s, CCCL %s, ew %d, %s\n", dev.name.c_str(),
+                dev.cc, dev.sm_count, cuda_version_string(dev.driver_version).c_str(),
+                cuda_version_string(dev.runtime_version).c_str(), cccl_version_string().c_str(), EW_VERSION,
+                utc_now().c_str());
+    std::printf("ew_tune: command: %s\n", command.c_str());
+    std::printf("ew_tune: cold = L2 flushed (memset + read of 2x L2) before each timed launch; hot = launches "
+                "replayed in a CUDA graph; times are per launch; seed %llu\n",
+                static_cast<unsigned long long>(o.seed));
+
+    struct job {
+      std::string op, type;
+      std::size_t n;
+      mode m;
+    };
+    std::vector<job> jobs;
+    if (o.standard) {
+      jobs = {{"add", "f32", std::size_t{1} << 28, mode::cold},
+              {"relu", "f16", std::size_t{1} << 28, mode::cold},
+              {"add", "f32", std::size_t{1} << 24, mode::cold},
+              {"add", "f32", std::size_t{1} << 20, mode::hot}};
+    } else {
+      jobs = {{o.op, o.type, o.n, o.m}};
+    }
+    for (const job& j : jobs) {
+      const target* t = find_target(targets, j.op, j.type);
+      if (t == nullptr) {
+        std::fprintf(stderr, "ew_tune: no table for %s %s (built: add/relu x f32/f16)\n", j.op.c_str(), j.type.c_str());
+        return 2;
+      }
+      run_case(*t, o, j.n, j.m, stream, flusher, tm, dev);
+    }
+  } catch (const std::exception& ex) {
+    std::fprintf(stderr, "ew_tune: FAILED: %s\n", ex.what());
+    return 1;
+  }
+  return 0;
+}
