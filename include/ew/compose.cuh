@@ -90,14 +90,14 @@ struct composed {
 #pragma nv_exec_check_disable
   template <class... Args, class First = cuda::std::tuple_element_t<0, cuda::std::tuple<Stages...>>,
             class R0 = cuda::std::decay_t<cuda::std::invoke_result_t<const First&, Args...>>>
-  EW_HD auto operator()(Args... args) const -> typename detail::after_first<R0, Stages...>::type {
+  EW_HD constexpr auto operator()(Args... args) const -> typename detail::after_first<R0, Stages...>::type {
     return run<1>(cuda::std::get<0>(stages)(cuda::std::move(args)...));
   }
 
  private:
 #pragma nv_exec_check_disable
   template <std::size_t K, class R>
-  EW_HD auto run(R r) const {
+  EW_HD constexpr auto run(R r) const {
     if constexpr (K == sizeof...(Stages)) {
       return r;
     } else {

@@ -136,6 +136,16 @@ EW_HD C maximum(C a, C b) {
   }
 }
 
+/// `x < 0`, false for unsigned types (without a comparison that compilers call pointless).
+template <class C>
+EW_HD bool below_zero(C x) {
+  if constexpr (cuda::std::is_unsigned_v<C>) {
+    return false;
+  } else {
+    return x < C(0);
+  }
+}
+
 /// `|x|`; integers wrap (`|MIN| == MIN`), unsigned integers are their own absolute value.
 template <class C>
 EW_HD C absolute(C x) {
@@ -144,7 +154,7 @@ EW_HD C absolute(C x) {
   } else if constexpr (cuda::std::is_unsigned_v<C>) {
     return x;
   } else {
-    return x < C(0) ? wrap_sub(C(0), x) : x;
+    return below_zero(x) ? wrap_sub(C(0), x) : x;
   }
 }
 
@@ -232,7 +242,7 @@ template <class To> struct cast { template <class From> EW_HD To operator()(From
 // --- Activations ----------------------------------------------------------------------------------------------
 
 /// `max(x, 0)`; NaN stays NaN, `-0` stays `-0`.
-template <class T> struct relu { EW_HD T operator()(T x) const { return up(x) < compute_t<T>(0) ? down<T>(compute_t<T>(0)) : x; } };
+template <class T> struct relu { EW_HD T operator()(T x) const { return detail::below_zero(up(x)) ? down<T>(compute_t<T>(0)) : x; } };
 
 /// `x > 0 ? x : slope * x` (`torch.nn.LeakyReLU`, default slope 0.01).
 template <class T> struct leaky_relu { EW_DETAIL_FLOATING_ONLY(T, "leaky_relu"); compute_t<T> slope = compute_t<T>(0.01); EW_HD T operator()(T x) const { return up(x) > compute_t<T>(0) ? x : down<T>(up(x) * slope); } };

@@ -1,0 +1,265 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+// CPU references for the functor library (include/ew/ops.cuh) and the error each functor may show against
+// them, shared by the host tests (tests/host/test_functors_host.cu) and the GPU tests
+// (tests/gpu/test_functors_gpu.cu), which check the same bounds.
+//
+// The references are written independently of ew: in long double (64-bit significand on x86-64) with the C
+// library's long double functions, from the textbook definitions (PyTorch's, for softplus's threshold), and
+// rounded once to T. They are about 2^11 times more precise than a double result needs.
+//
+// Error model, per op and element type, where `want` is the reference rounded to T and `got` ew's result:
+//   ulp_distance(got, want) <= ulps                                    (stated per op below)
+//                             + (2 |x| + 2) * denorm_min_T / ulp_T(want)   (underflowed intermediates)
+//                             + cond * kappa(x) * u * |want| / ulp_T(want) (rounded intermediate argument)
+// - `ulps`: for float and double, from CUDA's documented maximum errors of the math function used (CUDA C++
+//   Programming Guide, "Mathematical Functions": expf 2, logf 1, log1pf 1, tanhf 2, erfcf 4, sincosf 2;
+//   exp 1, log 1, log1p 1, tanh 2, erfc 5, sincos 2), carried through the arithmetic around it (about one
+//   ulp per rounding) and rounded up; the host's C library is at least as accurate. On the host, with
+//   glibc, the measured worst cases are about half the bounds (sigmoid 2, silu 3, gelu 4 to 6 near
+//   underflow, sigmoid_with_grad.grad 4, the others 1 or 2). For __half and __nv_bfloat16, which compute in
+//   float and round once, 1 ulp: the float error is far below half an ulp of T, so the only difference from
+//   the correctly rounded result is a rounding that falls the other way.
+// - Underflow: where an intermediate such as exp(x) or erfc(z) is subnormal it has lost relative precision,
+//   and x multiplies its last-place error (silu(x) = x e^x / (1 + e^x), gelu = 0.5 x erfc(z)): 2 |x| + 2
+//   subnormal steps of absolute error, which counts only for results in the lowest binades.
+// - `cond`: for ops that round an intermediate argument (gelu_tanh's polynomial u(x)), `cond` roundings of
+//   the compute type (u = 2^-24 for float, 2^-53 for double) times the function's condition number
+//   kappa(x) = |x f'(x) / f(x)|: what any implementation that evaluates the argument in the compute type
+//   costs (gelu_tanh: about 170 ulp of float at x = -10, where kappa is about 230). 0 for every other op:
+//   their math function gets x itself, or (gelu) a compensated argument.
+// Infinities and NaN: want NaN requires NaN (any payload); want inf requires inf, or the largest finite
+// value of the same sign as a 1-ulp overflow by rounding, like any other 1-ulp difference.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <sstream>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <ew/elementwise.cuh>
+
+#include "test_utils.cuh"
+
+namespace ew_test {
+
+using ldouble = long double;
+
+/// The 16-bit floating value with bit pattern `u`.
+template <class T>
+T from_bits16(std::uint16_t u) {
+  if constexpr (std::is_same_v<T, __half>) {
+    __half_raw r;
+    r.x = u;
+    return __half(r);
+  } else {
+    __nv_bfloat16_raw r;
+    r.x = u;
+    return __nv_bfloat16(r);
+  }
+}
+
+template <class T>
+ldouble to_ld(T x) {
+  return static_cast<ldouble>(ew::convert<double>(x));
+}
+
+/// `v` rounded once to T (through double for the 16-bit types: a double rounding that is harmless, since
+/// 53 >= 2 * 11 + 2).
+template <class T>
+T round_to(ldouble v) {
+  if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
+    return static_cast<T>(v);
+  } else {
+    return ew::convert<T>(static_cast<double>(v));
+  }
+}
+
+/// Significand bits (with the implicit one) and minimum normal exponent of T.
+template <class T>
+constexpr int precision_bits() {
+  if constexpr (std::is_same_v<T, __half>) return 11;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return 8;
+  else return std::numeric_limits<T>::digits;
+}
+template <class T>
+constexpr int min_exponent() {  // of the smallest normal, 2^min_exponent
+  if constexpr (std::is_same_v<T, __half>) return -14;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return -126;
+  else return std::numeric_limits<T>::min_exponent - 1;
+}
+
+/// The spacing of T's values at |w| (w finite).
+template <class T>
+ldouble ulp_of(ldouble w) {
+  const int e = w == 0 ? min_exponent<T>() : std::max(std::ilogb(w), min_exponent<T>());
+  return std::ldexp(ldouble(1), e - (precision_bits<T>() - 1));
+}
+
+/// One rounding of the compute type: 2^-24 for float (and the 16-bit types), 2^-53 for double.
+template <class T>
+ldouble compute_unit() {
+  return std::ldexp(ldouble(1), -std::numeric_limits<ew::compute_t<T>>::digits);
+}
+
+// --- References (long double, from the definitions) ----------------------------------------------------------
+
+inline ldouble ref_sigmoid(ldouble x) { return 1 / (1 + std::exp(-x)); }
+inline ldouble ref_tanh(ldouble x) { return std::tanh(x); }
+/// x * sigmoid(x); the limit 0 at -inf.
+inline ldouble ref_silu(ldouble x) { return x == -INFINITY ? ldouble(0) : x / (1 + std::exp(-x)); }
+/// 0.5 x (1 + erf(x / sqrt 2)), with 1 + erf(t) = erfc(-t) (in long double, 1 + erf cancels below x = -6).
+inline ldouble ref_gelu(ldouble x) {
+  return x == -INFINITY ? ldouble(0) : ldouble(0.5) * x * std::erfc(-x / std::sqrt(ldouble(2)));
+}
+/// 0.5 x (1 + tanh(u)), u = sqrt(2/pi) (x + 0.044715 x^3); for u < -1/2, 1 + tanh(u) = 2 e^2u / (1 + e^2u)
+/// keeps it from cancelling.
+inline ldouble ref_gelu_tanh(ldouble x) {
+  if (x == -INFINITY) return 0;
+  const ldouble pi = std::acos(ldouble(-1));
+  const ldouble u = std::sqrt(2 / pi) * (x + ldouble(0.044715) * x * x * x);
+  if (!(u < ldouble(-0.5))) return ldouble(0.5) * x * (1 + std::tanh(u));
+  const ldouble e = std::exp(2 * u);
+  return x * e / (1 + e);
+}
+/// x * min(max(x + 3, 0), 6) / 6; the limit 0 at -inf.
+inline ldouble ref_hardswish(ldouble x) {
+  return x == -INFINITY ? ldouble(0) : x * std::fmin(std::fmax(x + 3, ldouble(0)), ldouble(6)) / 6;
+}
+/// min(max(x + 3, 0), 6) / 6 (fmax/fmin drop a NaN: keep it).
+inline ldouble ref_hardsigmoid(ldouble x) {
+  return std::isnan(x) ? x : std::fmin(std::fmax(x + 3, ldouble(0)), ldouble(6)) / 6;
+}
+/// PyTorch's Softplus(beta = 1, threshold = 20): x above the threshold, log(1 + e^x) below.
+inline ldouble ref_softplus(ldouble x) { return x > 20 ? x : std::log1p(std::exp(x)); }
+inline ldouble ref_exp(ldouble x) { return std::exp(x); }
+inline ldouble ref_log(ldouble x) { return std::log(x); }
+inline ldouble ref_sin(ldouble x) { return std::sin(x); }
+inline ldouble ref_cos(ldouble x) { return std::cos(x); }
+/// sigmoid'(x) = sigmoid(x) sigmoid(-x): two accurate factors, no 1 - s cancellation.
+inline ldouble ref_sigmoid_grad(ldouble x) { return 1 / ((1 + std::exp(-x)) * (1 + std::exp(x))); }
+
+/// A unary reference and its error bound (see the file comment).
+struct unary_spec {
+  const char* name;
+  ldouble (*ref)(ldouble);
+  std::uint64_t ulps_f32, ulps_f64;  // 16-bit types: 1
+  int cond;                          // roundings of an intermediate argument, times kappa(x)
+};
+
+// clang-format off
+inline const unary_spec spec_sigmoid     {"sigmoid",      ref_sigmoid,      5, 5, 0};
+inline const unary_spec spec_tanh        {"tanh",         ref_tanh,         3, 3, 0};
+inline const unary_spec spec_silu        {"silu",         ref_silu,         6, 6, 0};
+inline const unary_spec spec_gelu        {"gelu",         ref_gelu,        10, 10, 0};
+inline const unary_spec spec_gelu_tanh   {"gelu_tanh",    ref_gelu_tanh,    4, 4, 8};
+inline const unary_spec spec_hardswish   {"hardswish",    ref_hardswish,    3, 3, 0};
+inline const unary_spec spec_hardsigmoid {"hardsigmoid",  ref_hardsigmoid,  2, 2, 0};
+inline const unary_spec spec_softplus    {"softplus",     ref_softplus,     5, 5, 0};
+inline const unary_spec spec_exp         {"exp",          ref_exp,          2, 2, 0};
+inline const unary_spec spec_log         {"log",          ref_log,          2, 2, 0};
+inline const unary_spec spec_sin         {"sincos.sin",   ref_sin,          3, 3, 0};
+inline const unary_spec spec_cos         {"sincos.cos",   ref_cos,          3, 3, 0};
+inline const unary_spec spec_sigmoid_val {"sigmoid_with_grad.value", ref_sigmoid,      5, 5, 0};
+inline const unary_spec spec_sigmoid_grad{"sigmoid_with_grad.grad",  ref_sigmoid_grad, 8, 8, 0};
+// clang-format on
+
+template <class T>
+std::uint64_t spec_ulps(const unary_spec& s) {
+  if constexpr (std::is_same_v<T, float>) return s.ulps_f32;
+  else if constexpr (std::is_same_v<T, double>) return s.ulps_f64;
+  else return 1;
+}
+
+/// kappa(x) = |x f'(x) / f(x)|, by a central difference on the long double reference.
+inline ldouble condition_number(ldouble (*f)(ldouble), ldouble x) {
+  if (!std::isfinite(x) || x == 0) return 1;
+  const ldouble h = std::fabs(x) * ldouble(1e-6);
+  const ldouble fx = f(x);
+  if (fx == 0 || !std::isfinite(fx)) return 1;
+  return std::fabs(x * (f(x + h) - f(x - h)) / (2 * h) / fx);
+}
+
+/// The ULP distance ew may show at input x against reference value `want_ld` (see the file comment).
+template <class T>
+std::uint64_t allowed_ulps(const unary_spec& s, ldouble x, ldouble want_ld) {
+  std::uint64_t allowed = spec_ulps<T>(s);
+  if (!std::isfinite(want_ld)) return allowed;
+  const ldouble w = std::fabs(want_ld);
+  const ldouble denorm_min = std::ldexp(ldouble(1), min_exponent<T>() - (precision_bits<T>() - 1));
+  allowed += static_cast<std::uint64_t>(std::fmin((2 * std::fabs(x) + 2) * denorm_min / ulp_of<T>(w), ldouble(1e9)));
+  if (s.cond > 0 && w > 0) {
+    const ldouble extra = s.cond * condition_number(s.ref, x) * compute_unit<T>() * w / ulp_of<T>(w);
+    allowed += static_cast<std::uint64_t>(std::ceil(std::fmin(extra, ldouble(1e9))));
+  }
+  return allowed;
+}
+
+/// Checks one result; returns an empty string when it is within the bound, else what is wrong.
+template <class T>
+std::string check_unary_value(const unary_spec& s, T x, T got) {
+  const ldouble xl = to_ld(x);
+  const ldouble want_ld = s.ref(xl);
+  const T want = round_to<T>(want_ld);
+  const double g = ew::convert<double>(got), w = ew::convert<double>(want);
+  if (std::isnan(w) || std::isnan(g)) {
+    if (std::isnan(w) && std::isnan(g)) return {};
+  } else {
+    const std::uint64_t d = ulp_distance<T>(got, want);
+    const std::uint64_t allowed = allowed_ulps<T>(s, xl, want_ld);
+    if (d <= allowed) return {};
+    std::ostringstream os;
+    os.precision(17);
+    os << s.name << "<" << type_name<T>() << ">(" << static_cast<double>(xl) << "): got " << g << " want " << w
+       << " (" << d << " ulp, allowed " << allowed << ")";
+    return os.str();
+  }
+  std::ostringstream os;
+  os.precision(17);
+  os << s.name << "<" << type_name<T>() << ">(" << static_cast<double>(xl) << "): got " << g << " want " << w;
+  return os.str();
+}
+
+/// Inputs for the functor tests: every value of a 16-bit type (NaNs, infinities and subnormals included);
+/// for float and double, `n` values from a seeded mix of log-uniform magnitudes 2^-30..2^14 of either
+/// sign, uniform values in [-25, 25], and the extremes (+-0, +-inf, NaN, max, lowest, smallest normal,
+/// +-denorm_min, huge and tiny magnitudes, and the thresholds the ops switch at).
+template <class T>
+std::vector<T> functor_inputs(std::size_t n, std::uint64_t seed) {
+  std::vector<T> v;
+  if constexpr (sizeof(T) == 2) {
+    (void)n;
+    (void)seed;
+    for (std::uint32_t b = 0; b < 65536; ++b) {
+      v.push_back(from_bits16<T>(static_cast<std::uint16_t>(b)));
+    }
+  } else {
+    const double inf = std::numeric_limits<double>::infinity();
+    for (double d : {0.0, -0.0, inf, -inf, std::nan(""), 1.0, -1.0, 3.0, -3.0, 2.999, -2.999, 20.0, 20.0001,
+                     19.999, 88.72, 88.73, -87.5, -88.8, -103.9, -104.0, 709.7, -708.5, -745.0, 1e10, -1e10, 1e20,
+                     -1e20, 1e30, -1e30, 1e-30, -1e-30, 1e-40, -1e-40}) {
+      v.push_back(static_cast<T>(d));
+    }
+    for (T x : {std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(), std::numeric_limits<T>::min(),
+                -std::numeric_limits<T>::min(), std::numeric_limits<T>::denorm_min(),
+                -std::numeric_limits<T>::denorm_min()}) {
+      v.push_back(x);
+    }
+    std::mt19937_64 rng(seed);
+    std::uniform_real_distribution<double> expo(-30, 14), lin(-25, 25);
+    while (v.size() < n) {
+      const double m = std::exp2(expo(rng));
+      v.push_back(static_cast<T>((v.size() & 1) ? m : -m));
+      if (v.size() < n) v.push_back(static_cast<T>(lin(rng)));
+    }
+  }
+  return v;
+}
+
+}  // namespace ew_test
