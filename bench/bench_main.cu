@@ -74,9 +74,26 @@ std::string fmt(double v, int precision = 4) {
 
 }  // namespace
 
+namespace ewb {
+/// Registers every row, in the order they run (consecutive rows share inputs); returns the fusion note.
+std::string register_all() {
+  register_sweep_f32();
+  register_sweep_f64();
+  register_sweep_f16();
+  register_sweep_bf16();
+  std::string fusion = register_fusion();
+  register_host_cost();
+  return fusion;
+}
+}  // namespace ewb
+
 int main(int argc, char** argv) {
   std::string command;
-  for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
+  bool list_only = false;
+  for (int i = 0; i < argc; ++i) {
+    command += (i ? " " : "") + std::string(argv[i]);
+    list_only = list_only || std::strncmp(argv[i], "--benchmark_list_tests", 22) == 0;
+  }
 
   benchmark::Initialize(&argc, argv);
   ewb::run_env& e = ewb::env();
@@ -85,6 +102,13 @@ int main(int argc, char** argv) {
 
   std::string why;
   if (!ewb::have_device(why)) {
+    if (list_only && command.find("--benchmark_list_tests=false") == std::string::npos) {
+      // Listing the rows needs no device: registration only reads the options.
+      ewb::register_all();
+      benchmark::RunSpecifiedBenchmarks();
+      benchmark::Shutdown();
+      return 0;
+    }
     std::printf("no CUDA device: skipping benchmarks (%s)\n", why.c_str());
     return 0;
   }
@@ -137,14 +161,9 @@ int main(int argc, char** argv) {
                           std::to_string(e.opt.measure.max_reruns) + " reruns, lowest-cv round kept");
     benchmark::AddCustomContext("bytes_counted", "inputs read once + outputs written once, SI GB/s");
 
-    ewb::register_sweep_f32();
-    ewb::register_sweep_f64();
-    ewb::register_sweep_f16();
-    ewb::register_sweep_bf16();
-    const std::string fusion_note = ewb::register_fusion();
+    const std::string fusion_note = ewb::register_all();
     benchmark::AddCustomContext("fusion", fusion_note);
     std::printf("ew_bench: fusion rows: %s\n", fusion_note.c_str());
-    ewb::register_host_cost();
 
     benchmark::RunSpecifiedBenchmarks();
 

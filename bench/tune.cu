@@ -4,7 +4,7 @@
 // more than the measurement spread. See docs/BENCHMARKS.md.
 //
 //   ew_tune --op=add --type=f32 --n=268435456 [--mode=cold|hot] [--samples=10] [--top=8]
-//           [--blocks=128,256,512] [--waves=1,2,4,8,16,64] [--seed=N]
+//           [--blocks=128,256,512] [--waves=0,1,2,4,8,16,64] [--per_thread=0] [--seed=N]
 //   ew_tune --standard     add f32 2^28, relu f16 2^28, add f32 2^24 (cold), add f32 2^20 (hot)
 //
 // Phases: (1) every block size x waves x (vector width, unroll) with default cache hints, each config checked
@@ -46,20 +46,23 @@ struct options {
   int samples = 10;
   int top = 8;
   std::vector<int> blocks = {128, 256, 512};
-  std::vector<int> waves = {1, 2, 4, 8, 16, 64};
+  std::vector<int> waves = {0, 1, 2, 4, 8, 16, 64};  ///< 0: no cap, one tile per block
+  std::vector<int> per_thread = {0};                 ///< 0: the unroll
   std::uint64_t seed = 20261130;
   bool standard = false;
 };
 
 struct config {
   int block = 256;
-  int waves = 4;
+  int waves = 0;
+  int per_thread = 0;
   shape s;
   bool is_default = false;
   std::string label() const {
     std::ostringstream o;
-    o << "block=" << block << " waves=" << waves << " vec=" << s.vec << " unroll=" << s.unroll
-      << " load=" << hint_name(s.load) << " store=" << hint_name(s.store);
+    o << "block=" << block << " waves=" << waves << " vec=" << s.vec << " unroll=" << s.unroll;
+    if (per_thread != 0) o << " per_thread=" << per_thread;
+    o << " load=" << hint_name(s.load) << " store=" << hint_name(s.store);
     return o.str();
   }
 };
@@ -104,7 +107,10 @@ struct tuner {
 
   launch_fn fn(const config& c) {
     const io x{out.ptr, a.ptr, b.ptr, n};
-    const ew::tuning::launch_policy p{c.block, c.waves};
+    ew::tuning::launch_policy p{};
+    p.block_threads = c.block;
+    p.waves = c.waves;
+    p.per_thread = c.per_thread;
     const shape_launch l = c.s.launch;
     return [x, p, l](cudaStream_t s) {
       const cudaError_t err = l(x, p, s);
@@ -166,6 +172,7 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   config def;
   def.block = dp.block_threads;
   def.waves = dp.waves;
+  def.per_thread = dp.per_thread;
   def.s = t.default_shape;
   def.is_default = true;
   std::printf("ew default: %s (ew::tuning::default_kernel_shape, policy_for_cc(%d)); %.0f bytes per launch%s\n",
@@ -178,15 +185,19 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   for (int block : o.blocks) {
     for (int w : o.waves) {
       for (const shape& s : t.shapes) {
-        config c;
-        c.block = block;
-        c.waves = w;
-        c.s = s;
-        all.push_back(tu.measure(c));
+        for (int pt : o.per_thread) {
+          if (pt >= s.unroll) continue;  // per_thread only means something below the unroll (0: the unroll)
+          config c;
+          c.block = block;
+          c.waves = w;
+          c.per_thread = pt;
+          c.s = s;
+          all.push_back(tu.measure(c));
+        }
       }
     }
   }
-  std::printf("phase 1: %zu configs (blocks x waves x vec x unroll, default hints)\n", all.size());
+  std::printf("phase 1: %zu configs (blocks x waves x vec x unroll x per_thread, default hints)\n", all.size());
 
   // Phase 2: cache hints at the best 16-byte shape.
   auto by_median = [](const result& x, const result& y) { return x.st.median < y.st.median; };
@@ -210,8 +221,8 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
       all.push_back(tu.measure(c));
       ++swept;
     }
-    std::printf("phase 2: %d hint pairs at block=%d waves=%d vec=%d unroll=%d\n", swept, base.block, base.waves,
-                base.s.vec, base.s.unroll);
+    std::printf("phase 2: %d hint pairs at block=%d waves=%d vec=%d unroll=%d per_thread=%d\n", swept, base.block,
+                base.waves, base.s.vec, base.s.unroll, base.per_thread);
   }
 
   // Phase 3: top configs and the default, interleaved, 3 rounds.
@@ -219,8 +230,8 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   std::sort(sorted.begin(), sorted.end(), by_median);
   std::vector<config> finalists;
   auto same = [](const config& x, const config& y) {
-    return x.block == y.block && x.waves == y.waves && x.s.vec == y.s.vec && x.s.unroll == y.s.unroll &&
-           x.s.load == y.s.load && x.s.store == y.s.store;
+    return x.block == y.block && x.waves == y.waves && x.per_thread == y.per_thread && x.s.vec == y.s.vec &&
+           x.s.unroll == y.s.unroll && x.s.load == y.s.load && x.s.store == y.s.store;
   };
   finalists.push_back(def);
   for (const result& r : sorted) {
@@ -266,8 +277,10 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   std::printf(
       "to make the best ew's default: in include/ew/tuning.cuh set\n"
       "  kernel_shape::unroll = %d; kernel_shape::load = cache_hint::%s; kernel_shape::store = cache_hint::%s;\n"
-      "  and in policy_for_cc, for cc %d: launch_policy{%d /*block_threads*/, %d /*waves*/}\n",
-      best.c.s.unroll, hint_name(best.c.s.load), hint_name(best.c.s.store), dev.cc, best.c.block, best.c.waves);
+      "  and in policy_for_cc, for cc %d: launch_policy{%d /*block_threads*/, %d /*waves, 0 = one tile per "
+      "block*/, %d /*per_thread, 0 = unroll*/}\n",
+      best.c.s.unroll, hint_name(best.c.s.load), hint_name(best.c.s.store), dev.cc, best.c.block, best.c.waves,
+      best.c.per_thread);
   if (best.c.s.vec != t.vec16) {
     std::printf("  (vector width %d is narrower than ew's 16-byte default: pass it as ew::elementwise<Op, %d>, or "
                 "change detail::default_vec_width)\n",
@@ -278,13 +291,13 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   return true;
 }
 
-bool parse_list(const char* s, std::vector<int>& out) {
+bool parse_list(const char* s, std::vector<int>& out, int min_value = 1) {
   out.clear();
   std::stringstream ss(s);
   std::string item;
   while (std::getline(ss, item, ',')) {
     const int v = std::atoi(item.c_str());
-    if (v <= 0) return false;
+    if (v < min_value) return false;
     out.push_back(v);
   }
   return !out.empty();
@@ -324,7 +337,9 @@ bool parse(int argc, char** argv, options& o) {
         if (b > ew::tuning::max_block_threads || b % 32 != 0) return false;
       }
     } else if (value("--waves", v)) {
-      if (!parse_list(v.c_str(), o.waves)) return false;
+      if (!parse_list(v.c_str(), o.waves, 0)) return false;
+    } else if (value("--per_thread", v)) {
+      if (!parse_list(v.c_str(), o.per_thread, 0)) return false;
     } else if (value("--seed", v)) {
       o.seed = std::strtoull(v.c_str(), nullptr, 10);
     } else {
@@ -360,7 +375,7 @@ int main(int argc, char** argv) {
   if (!ok || argc < 2) {
     std::fprintf(stderr,
                  "usage: ew_tune --op=add|relu --type=f32|f16 --n=N [--mode=cold|hot] [--samples=10] [--top=8]\n"
-                 "               [--blocks=128,256,512] [--waves=1,2,4,8,16,64] [--seed=N]\n"
+                 "               [--blocks=128,256,512] [--waves=0,1,2,4,8,16,64] [--per_thread=0] [--seed=N]\n"
                  "       ew_tune --standard\n");
     return 2;
   }
