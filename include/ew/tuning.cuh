@@ -28,12 +28,18 @@ enum class cache_hint : int {
 /// Compile-time shape of the kernel: how many vectors each thread loads before it uses the first one, and
 /// the cache hints. Baked into the kernel instantiation, so the same for every device.
 struct kernel_shape {
-  /// Vector loads per input a thread issues back to back before using any (its loads in flight), which is
-  /// also its share of a block's tile. Probe 2 on the H200 (docs/PERFORMANCE.md) at 2^28 elements, cold L2,
-  /// 128-thread blocks: f32 add 4368 GB/s with 1, 4352 with 2, 4325 with 4; f16 add 4333 / 4329 / 4296; f32
-  /// relu 4261 / 4228 / 4097. Beyond 2 the extra registers cost occupancy and gain nothing; 2 keeps two
-  /// independent 16-byte loads per input in flight per thread (the launcher's contract) for ~0.5% at most.
-  int unroll = 2;
+  /// Independent 16-byte loads a thread issues, over all its inputs, before it uses the first: a unary op
+  /// takes 2 vectors per thread, an op of 2 or more inputs 1 vector of each (`unroll_for`). Probes 2 and 4
+  /// on the H200 (docs/PERFORMANCE.md): more vectors per thread never gained at 2^28 (f32 add 4368, 4352,
+  /// 4325 GB/s for 1, 2, 4 vectors; f32 relu 4261, 4228, 4097), and with back-to-back launches at 2^20
+  /// (graph replay) f32 add took 2.29 us with 1 vector per thread and 2.64 with 2, while relu took 2.13
+  /// with 2 and 2.41 with 1: what pays is two loads in flight per thread, however they are split.
+  int loads_in_flight = 2;
+
+  /// Vectors per thread per tile for an op of `num_inputs` inputs (at least 1).
+  constexpr int unroll_for(int num_inputs) const {
+    return num_inputs <= 1 ? loads_in_flight : (loads_in_flight / num_inputs > 0 ? loads_in_flight / num_inputs : 1);
+  }
   /// Hint for input loads. Probe 2: `.cs` and `.nc.L1::no_allocate` loads cost 7 to 11% at 2^28 (f32 add
   /// 3937 and 3935 GB/s against 4338 plain, 256-thread blocks, 2 vectors per thread); plain loads win.
   cache_hint load = cache_hint::normal;
@@ -46,10 +52,15 @@ inline constexpr kernel_shape default_kernel_shape{};
 
 /// Run-time part of the launch policy: it may differ per device without new kernel instantiations.
 struct launch_policy {
-  /// Threads per block. Probe 2 at 2^28, one vector per thread: 128 threads gave f32 relu 4261 GB/s against
-  /// 4203 for 256 and 4045 for 512, and tied on f32/f64 add (4368/4371/4350, 4377/4372/4360); small
-  /// blocks retire and refill SMs in finer steps at the end of a tile stream.
-  int block_threads = 128;
+  /// Threads per block; 0 = `tile_vectors / vectors per thread`.
+  int block_threads = 0;
+  /// Vectors in one block's tile when `block_threads` is 0: 256 vectors (4 KiB of each input) gives 128
+  /// threads for unary ops and 256 for binary ones, the block sizes that won both cold at 2^28 (probe 2:
+  /// f32 relu 4228 GB/s at 128 threads x 2 vectors against 4113 at 256 x 2; f32 add 4371 at 256 x 1) and
+  /// hot at 2^20 (probe 4: f32 add 2.29 us at 256 x 1 against 2.83 at 128 x 1). Many smaller blocks cost
+  /// more than they give: the GPU starts blocks at a bounded rate (probe 4: 16384 blocks of 64 threads took
+  /// 20 us for 4 Mi elements that 4096 blocks of 128 did in 12).
+  int tile_vectors = 256;
   /// Cap on the grid in waves of resident blocks (SMs x occupancy); 0 = no cap, one tile per block. On the
   /// H200, one tile per block beat a capped grid whose blocks loop over tiles at 2^28 f32 add (4338 vs 4127
   /// GB/s with 8 waves, probe 2; 4365 vs at best 4182, probe 1).
@@ -58,12 +69,21 @@ struct launch_policy {
   /// Fewer than the unroll takes the predicated path, which probe 2 found slow (f16 add at 2^28: 3021 GB/s
   /// with 1 of 4, against 4298 with 4 of 4), so the default never does.
   int per_thread = 0;
+  /// Launch with programmatic stream serialization (sm_90+): back-to-back kernels overlap one's launch with
+  /// the other's tail, and the kernel waits (`griddepcontrol.wait`) before it touches memory, so results
+  /// cannot change. Probe 4, f32 add in graph replay: 2^16 1.36 -> 1.11 us, 2^18 1.64 -> 1.35 us (cub:
+  /// 1.38, 1.64); at 2^22 and past it, no change beyond noise.
+  bool programmatic_launch = true;
 };
 
 /// Policy for a device of compute capability `cc` (major * 10 + minor, e.g. 90 for sm_90). One policy for
-/// every architecture today: the sweeps that chose it ran on sm_90 (H200). A new row goes here, with its
-/// measurement, when another architecture is tuned.
-constexpr launch_policy policy_for_cc(int /*cc*/) { return launch_policy{}; }
+/// every architecture today (the sweeps that chose it ran on sm_90, the H200) except that programmatic
+/// launch needs sm_90. A new row goes here, with its measurement, when another architecture is tuned.
+constexpr launch_policy policy_for_cc(int cc) {
+  launch_policy p{};
+  p.programmatic_launch = cc >= 90;
+  return p;
+}
 
 }  // namespace tuning
 }  // namespace ew

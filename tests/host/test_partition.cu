@@ -149,27 +149,38 @@ TEST_CASE("three pointers: one odd offset forces the scalar path", "[partition]"
 
 TEST_CASE("launch plan: one tile per block, unroll vectors per thread, optional wave cap", "[partition]") {
   using ew::detail::plan_launch;
-  const ew::tuning::launch_policy policy{256, 0, 0};  // 256 threads, no wave cap, per_thread = unroll
-  const std::size_t resident = 132 * 8;              // an H200 at full occupancy
+  const ew::tuning::launch_policy policy{};  // block from tile_vectors, no wave cap, per_thread = unroll
+  const std::size_t resident = 132 * 8;     // an H200 at full occupancy
   auto plan = [&](std::size_t n, std::size_t head, int vec, int unroll, ew::tuning::launch_policy pol) {
-    return plan_launch(make_partition(n, head, vec), pol.block_threads, resident, unroll, pol);
+    return plan_launch(make_partition(n, head, vec), resident, unroll, pol);
   };
-  REQUIRE(plan(1, 0, 4, 4, policy).blocks == 1);
-  REQUIRE(plan(3, 1, 4, 4, policy).blocks == 1);  // all head and tail
-  const launch_shape small = plan(4096, 0, 4, 2, policy);  // 1024 vectors in tiles of 512
-  REQUIRE((small.blocks == 2 && small.per_thread == 2));
-  const launch_shape big = plan(std::size_t{1} << 28, 0, 4, 4, policy);
-  REQUIRE(big.per_thread == 4);
-  REQUIRE(big.blocks == (std::size_t{1} << 26) / (256 * 4));
-  // A wave cap bounds the grid; blocks then loop over tiles.
+  REQUIRE(plan(1, 0, 4, 2, policy).blocks == 1);
+  REQUIRE(plan(3, 1, 4, 2, policy).blocks == 1);  // all head and tail
+  // Tiles of 256 vectors: 128 threads x 2 for unary ops, 256 x 1 for binary ones.
+  const launch_shape unary = plan(4096, 0, 4, 2, policy);
+  REQUIRE((unary.blocks == 4 && unary.block_threads == 128 && unary.per_thread == 2));
+  const launch_shape binary = plan(4096, 0, 4, 1, policy);
+  REQUIRE((binary.blocks == 4 && binary.block_threads == 256 && binary.per_thread == 1));
+  const launch_shape big = plan(std::size_t{1} << 28, 0, 4, 2, policy);
+  REQUIRE(big.blocks == (std::size_t{1} << 26) / 256);
+  // A fixed block size and a wave cap: blocks then loop over tiles.
   ew::tuning::launch_policy capped = policy;
+  capped.block_threads = 256;
   capped.waves = 2;
-  REQUIRE(plan(std::size_t{1} << 28, 0, 4, 4, capped).blocks == 2 * resident);
+  const launch_shape c = plan(std::size_t{1} << 28, 0, 4, 4, capped);
+  REQUIRE((c.blocks == 2 * resident && c.block_threads == 256 && c.per_thread == 4));
   ew::tuning::launch_policy pinned = policy;
   pinned.per_thread = 2;
   REQUIRE(plan(std::size_t{1} << 28, 0, 4, 4, pinned).per_thread == 2);
+  REQUIRE(plan(std::size_t{1} << 28, 0, 4, 4, pinned).block_threads == 128);
   pinned.per_thread = 9;
   REQUIRE(plan(std::size_t{1} << 28, 0, 4, 4, pinned).per_thread == 4);  // never past the compiled unroll
+  // Block sizes stay within [32, max_block_threads].
+  ew::tuning::launch_policy tiny = policy;
+  tiny.tile_vectors = 8;
+  REQUIRE(plan(4096, 0, 4, 1, tiny).block_threads == 32);
+  tiny.tile_vectors = 1 << 20;
+  REQUIRE(plan(4096, 0, 4, 1, tiny).block_threads == ew::tuning::max_block_threads);
   // Sizes past 2^32 elements keep 64-bit arithmetic: the partition holds all of them.
   const partition huge = make_partition((std::size_t{1} << 33) + 5, 3, 16);
   REQUIRE(huge.vectors == ((std::size_t{1} << 33) + 2) / 16);

@@ -28,14 +28,18 @@
 namespace ew {
 namespace detail {
 
-/// The launch shape for partition `p`: `block_threads` per block, `resident_blocks` blocks resident on
-/// the device at once (SMs x occupancy), `unroll` vectors per thread per tile (fewer if the policy pins
-/// it). The grid is every tile (one tile per block) unless the policy's `waves` caps it, in which case
-/// blocks loop over tiles.
-EW_HD launch_shape plan_launch(const partition& p, int block_threads, std::size_t resident_blocks, int unroll,
+/// The launch shape for partition `p`: `unroll` vectors per thread per tile (fewer if the policy pins it),
+/// the policy's block size (or `tile_vectors / per_thread`), one tile per block unless the policy's
+/// `waves` caps the grid at that many times `resident_blocks` (SMs x occupancy), in which case blocks loop
+/// over tiles.
+EW_HD launch_shape plan_launch(const partition& p, std::size_t resident_blocks, int unroll,
                                const tuning::launch_policy& policy) {
-  const std::size_t bt = static_cast<std::size_t>(block_threads);
   const int per_thread = policy.per_thread > 0 && policy.per_thread < unroll ? policy.per_thread : unroll;
+  std::size_t bt = static_cast<std::size_t>(policy.block_threads);
+  if (bt == 0) {
+    const int derived = policy.tile_vectors / per_thread;
+    bt = static_cast<std::size_t>(derived < 32 ? 32 : (derived > tuning::max_block_threads ? tuning::max_block_threads : derived));
+  }
   const std::size_t units = p.vectors > 0 ? p.vectors : p.scalars();
   const std::size_t tile = bt * static_cast<std::size_t>(per_thread);
   std::size_t blocks = (units + tile - 1) / tile;
@@ -127,16 +131,30 @@ inline cudaError_t current_launch_args(launch_args& args) {
 template <auto Kernel, int Unroll, class Op, class OutPtrs, class InPtrs>
 cudaError_t launch_kernel(const launch_args& args, const Op& op, const partition& p, const OutPtrs& outs,
                           const InPtrs& ins, cudaStream_t stream) {
-  int blocks_per_sm = 0;
-  cudaError_t err = query_occupancy<Kernel>(args.device, args.policy.block_threads, blocks_per_sm);
-  if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
-  const std::size_t resident_blocks = static_cast<std::size_t>(args.facts.sm_count) * blocks_per_sm;
-  const launch_shape shape = plan_launch(p, args.policy.block_threads, resident_blocks, Unroll, args.policy);
+  // Resident blocks matter only when the policy caps the grid in waves (the default policy does not:
+  // tuning.cuh says why); then the occupancy query is cached per device and kernel.
+  std::size_t resident_blocks = 0;
+  if (args.policy.waves > 0) {
+    const int block_threads = static_cast<int>(plan_launch(p, 1, Unroll, args.policy).block_threads);
+    int blocks_per_sm = 0;
+    const cudaError_t occ = query_occupancy<Kernel>(args.device, block_threads, blocks_per_sm);
+    if (occ != cudaSuccess) return fail(occ, cudaGetErrorString(occ));
+    resident_blocks = static_cast<std::size_t>(args.facts.sm_count) * blocks_per_sm;
+  }
+  const launch_shape shape = plan_launch(p, resident_blocks, Unroll, args.policy);
+  cudaError_t err = cudaSuccess;
 
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(shape.blocks));
   config.blockDim = dim3(static_cast<unsigned>(shape.block_threads));
   config.stream = stream;
+  cudaLaunchAttribute attribute{};
+  if (args.policy.programmatic_launch && args.facts.cc >= 90) {
+    attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
+    attribute.val.programmaticStreamSerializationAllowed = 1;
+    config.attrs = &attribute;
+    config.numAttrs = 1;
+  }
   err = cudaLaunchKernelEx(&config, Kernel, op, p, shape, outs, ins);
   if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
 #if defined(EW_DEBUG_SYNC)
@@ -212,7 +230,9 @@ cudaError_t launch(const Op& op, std::size_t n, const outputs<Out...>& out, cons
   // The pointers sit at different offsets within a vector: every access goes one element at a time, with
   // as many loads in flight per thread as the vectorized path has elements (capped at 16).
   constexpr int scalar_unroll = Unroll * Vec < 16 ? Unroll * Vec : 16;
+  // Tiles keep the vectorized path's size in elements, so blocks get the same amount of work.
   constexpr auto kernel = &elementwise_kernel<Op, 1, scalar_unroll, Load, Store, out_ptrs, in_ptrs>;
+  args.policy.tile_vectors *= Vec;
   return launch_kernel<kernel, scalar_unroll>(args, op, make_partition(n, 0, 1), out.ptrs, in.ptrs, stream);
 }
 
@@ -222,7 +242,8 @@ cudaError_t launch_default(const Op& op, std::size_t n, const outputs<Out...>& o
                            cudaStream_t stream) {
   constexpr int vec = VecWidth == 0 ? default_vec_width<Out..., In...> : VecWidth;
   constexpr tuning::kernel_shape shape = tuning::default_kernel_shape;
-  return launch<vec, shape.unroll, shape.load, shape.store>(op, n, out, in, stream);
+  constexpr int unroll = shape.unroll_for(static_cast<int>(sizeof...(In)));
+  return launch<vec, unroll, shape.load, shape.store>(op, n, out, in, stream);
 }
 
 }  // namespace detail

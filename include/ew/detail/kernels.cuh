@@ -112,6 +112,15 @@ template <class Op, int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_
           class InPtrs>
 EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
     elementwise_kernel(Op op, partition p, launch_shape s, OutPtrs outs, InPtrs ins) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  // Programmatic dependent launch (sm_90+): when the launch allowed it, this grid may start while the
+  // previous kernel in the stream is still finishing. `griddepcontrol.wait` blocks until that kernel has
+  // completed and its writes are visible, so nothing below can read stale data; without the launch
+  // attribute it returns at once. `launch_dependents` lets the next kernel begin its launch as soon as
+  // every block of this one has started: its blocks then wait in turn.
+  asm volatile("griddepcontrol.wait;" ::: "memory");
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
   elementwise_thread<Op, Vec, Unroll, Load, Store, OutPtrs, InPtrs> t{op, outs, ins, p.head};
   block_tile_schedule(p, s, blockIdx.x, threadIdx.x, t);
 }
