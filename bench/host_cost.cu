@@ -50,22 +50,39 @@ void run_host_row(benchmark::State& state, host_impl h, const std::string& name)
     const ew::add<float> f{};
     const unsigned blocks = static_cast<unsigned>((host_n + seed_block_threads - 1) / seed_block_threads);
     cudaStream_t s = e.stream;
+    // Each call as a user would write it: the return code checked, no extra cudaGetLastError (the bare
+    // launch has none either; errors are collected after each sample).
+    const auto g = cuda::proclaim_copyable_arguments(f);
+    const auto policy = thrust::cuda::par_nosync.on(s);
+    cudaError_t status = cudaSuccess;
     auto one_call = [&] {
+      cudaError_t err = cudaSuccess;
       switch (h) {
-        case host_impl::ew: launch_ew(f, host_n, out, s, a, b); break;
-        case host_impl::bare_v0: v0_kernel<ew::add<float>, float, float, float><<<blocks, seed_block_threads, 0, s>>>(f, host_n, out, a, b); break;
-        case host_impl::cub: launch_cub(f, host_n, out, s, a, b); break;
-        case host_impl::thrust: launch_thrust(f, host_n, out, s, a, b); break;
+        case host_impl::ew: err = ew::elementwise(f, host_n, out, ew::in(a, b), s); break;
+        case host_impl::bare_v0:
+          v0_kernel<ew::add<float>, float, float, float><<<blocks, seed_block_threads, 0, s>>>(f, host_n, out, a, b);
+          break;
+        case host_impl::cub:
+          err = cub::DeviceTransform::Transform(cuda::std::make_tuple(a, b), out, static_cast<int>(host_n), f, s);
+          break;
+        case host_impl::thrust: thrust::transform(policy, a, a + host_n, b, out, g); break;
       }
+      if (err != cudaSuccess && status == cudaSuccess) status = err;
+    };
+    auto check_status = [&] {
+      EWB_CHECK(status);
+      EWB_CHECK_LAUNCH();
     };
     // Correctness and warm-up (first-call caches, module loading) before the clock.
     poison(out, host_n * sizeof(float), s);
     one_call();
-    EWB_CHECK_LAUNCH();
+    check_status();
     EWB_CHECK(cudaStreamSynchronize(s));
     const check_result c = compare_device(out, ws().ref.as<const float>(), host_n, 0.0, 0.0, s);
-    if (c.bad != 0) throw bench_failure("wrong result: " + describe(c, host_n));
+    if (c.bad != 0) throw bench_failure("wrong result before timing: " + describe(c, host_n));
     for (int i = 0; i < calls_per_sample; ++i) one_call();
+    check_status();
+    poison(out, host_n * sizeof(float), s);  // the timed calls must write the result themselves
     EWB_CHECK(cudaStreamSynchronize(s));
 
     std::vector<double> t;
@@ -73,10 +90,12 @@ void run_host_row(benchmark::State& state, host_impl h, const std::string& name)
       const auto t0 = std::chrono::steady_clock::now();
       for (int i = 0; i < calls_per_sample; ++i) one_call();
       const auto t1 = std::chrono::steady_clock::now();
-      EWB_CHECK_LAUNCH();
+      check_status();
       EWB_CHECK(cudaStreamSynchronize(s));
       t.push_back(std::chrono::duration<double>(t1 - t0).count() / calls_per_sample);
     }
+    const check_result c2 = compare_device(out, ws().ref.as<const float>(), host_n, 0.0, 0.0, s);
+    if (c2.bad != 0) throw bench_failure("wrong result after timing: " + describe(c2, host_n));
     st = compute_stats(t);
   } catch (const std::exception& ex) {
     error = ex.what();

@@ -138,6 +138,7 @@ void launch_ew(const F& f, std::size_t n, T* out, cudaStream_t s, const In*... i
     throw bench_failure(std::string("ew::elementwise: ") + cudaGetErrorString(err) + " (" +
                         ew::last_error_message() + ")");
   }
+  EWB_CHECK_LAUNCH();
 }
 
 template <class F, class T, class... In>
