@@ -95,6 +95,20 @@ int main(int argc, char** argv) {
     list_only = list_only || std::strncmp(argv[i], "--benchmark_list_tests", 22) == 0;
   }
 
+  for (int i = 1; i < argc; ++i) {
+    if (std::strcmp(argv[i], "--help") == 0 || std::strcmp(argv[i], "-h") == 0) {
+      std::printf(
+          "ew_bench: ew beside cudaMemcpy, the seeds' kernels, cub and thrust (docs/BENCHMARKS.md).\n"
+          "Rows: op/type/impl/mode/alignment/n. ew_bench's own flags:\n"
+          "  --ew_samples=N       samples per round (default 10; rows under 200 us get 3x)\n"
+          "  --ew_max_reruns=N    extra rounds while cv > the limit (default 2)\n"
+          "  --ew_cv_limit=PCT    cv limit of the rerun rule, percent (default 2)\n"
+          "  --ew_misaligned_all  misaligned rows at every size (default 2^20, 2^24, 2^26)\n"
+          "  --ew_modes=cold,hot  modes to run (default both)\n"
+          "  --ew_seed=N          input seed (default 20261130)\n"
+          "Google Benchmark's flags follow.\n\n");
+    }
+  }
   benchmark::Initialize(&argc, argv);
   ewb::run_env& e = ewb::env();
   if (!parse_flags(argc, argv, e.opt)) return 2;

@@ -244,14 +244,13 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   for (std::size_t i = 0; i < finalists.size(); ++i) fin[i].c = finalists[i];
   for (int round = 0; round < 3; ++round) {
     for (result& r : fin) {
+      poison(tu.out.ptr, n * t.elem_size, stream);
       const std::vector<double> s = tu.time_once(r.c, o.samples);
+      tu.check(r.c, "in the final rounds");
       r.samples.insert(r.samples.end(), s.begin(), s.end());
     }
   }
-  for (result& r : fin) {
-    tu.check(r.c, "after the final rounds");
-    r.st = compute_stats(r.samples);
-  }
+  for (result& r : fin) r.st = compute_stats(r.samples);
   const result def_final = fin.front();
   std::sort(fin.begin(), fin.end(), by_median);
 
