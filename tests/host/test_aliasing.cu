@@ -37,16 +37,20 @@ T* at(std::uintptr_t a) {
 }
 
 struct widen {
-  EW_HD float operator()(__half x) const { return __half2float(x); }
+  EW_HD
+  float operator()(__half x) const { return __half2float(x); }
 };
 struct narrow {
-  EW_HD __half operator()(float x) const { return __float2half(x); }
+  EW_HD
+  __half operator()(float x) const { return __float2half(x); }
 };
 struct fma3 {
-  EW_HD float operator()(float a, float b, float c) const { return a * b + c; }
+  EW_HD
+  float operator()(float a, float b, float c) const { return a * b + c; }
 };
 struct split2 {
-  EW_HD cuda::std::tuple<float, float> operator()(float a, float b) const { return {a + b, a - b}; }
+  EW_HD
+  cuda::std::tuple<float, float> operator()(float a, float b) const { return {a + b, a - b}; }
 };
 
 }  // namespace

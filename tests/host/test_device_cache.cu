@@ -133,9 +133,10 @@ TEST_CASE("device facts pack into one non-zero word and back", "[device_cache]")
   }
 }
 
-TEST_CASE("the cache raced from many threads: every answer is right, each device queried at most once "
-          "per thread",
-          "[device_cache]") {
+TEST_CASE(
+    "the cache raced from many threads: every answer is right, each device queried at most once "
+    "per thread",
+    "[device_cache]") {
   per_device_cache cache;
   std::atomic<int> queries{0};
   std::atomic<int> wrong{0};

@@ -23,10 +23,13 @@ float* fake(std::uintptr_t a) { return reinterpret_cast<float*>(a); }
 const float* cfake(std::uintptr_t a) { return reinterpret_cast<const float*>(a); }
 
 struct two_out {
-  EW_HD cuda::std::tuple<float, float> operator()(float x) const { return {x, -x}; }
+  EW_HD
+  cuda::std::tuple<float, float> operator()(float x) const { return {x, -x}; }
 };
 
-bool starts_with(const char* s, const char* prefix) { return std::strncmp(s, prefix, std::strlen(prefix)) == 0; }
+bool starts_with(const char* s, const char* prefix) {
+  return std::strncmp(s, prefix, std::strlen(prefix)) == 0;
+}
 
 // The rejection reasons, one call each. Nothing here is Catch2, so threads may call it.
 enum reason { null_pointer, misaligned, overlap, outputs_overlap, address_space, reasons };

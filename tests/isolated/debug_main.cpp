@@ -1,0 +1,35 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// Main for ew_debug_tests (the tests built with EW_DEBUG_SYNC). `--gpu` (removed before Catch2 sees the
+// arguments) says the selected tests need a GPU: without a usable device the run then exits with 77, which
+// ctest reports as skipped. Without `--gpu` every selected test runs; the [debug_host] ones need no GPU.
+#define CATCH_CONFIG_RUNNER
+#include <cstdio>
+#include <cstring>
+#include <vector>
+
+#include <cuda_runtime_api.h>
+
+#include <catch2/catch.hpp>
+
+int main(int argc, char* argv[]) {
+  std::vector<char*> args;
+  bool needs_gpu = false;
+  for (int i = 0; i < argc; ++i) {
+    if (i > 0 && std::strcmp(argv[i], "--gpu") == 0) {
+      needs_gpu = true;
+    } else {
+      args.push_back(argv[i]);
+    }
+  }
+  if (needs_gpu) {
+    int count = 0;
+    const cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+      std::printf("SKIPPED: no usable CUDA device (%s)\n",
+                  err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
+      return 77;
+    }
+  }
+  return Catch::Session().run(static_cast<int>(args.size()), args.data());
+}
