@@ -20,7 +20,7 @@
 //   glibc, the measured worst cases are about half the bounds (sigmoid 2, silu 3, gelu 4 to 6 near
 //   underflow, sigmoid_with_grad.grad 4, the others 1 or 2). For __half and __nv_bfloat16, which compute in
 //   float and round once, 1 ulp: the float error is far below half an ulp of T, so the only difference from
-//   the correctly rounded result is a rounding that falls the other way.
+//   the correctly rounded result is a rounding that falls the other way (ulps_16).
 // - Underflow: where an intermediate such as exp(x) or erfc(z) is subnormal it has lost relative precision,
 //   and x multiplies its last-place error (silu(x) = x e^x / (1 + e^x), gelu = 0.5 x erfc(z)): 2 |x| + 2
 //   subnormal steps of absolute error, which counts only for results in the lowest binades.
@@ -45,6 +45,7 @@
 
 #include <ew/elementwise.cuh>
 
+#include "reference.cuh"
 #include "test_utils.cuh"
 
 namespace ew_test {
@@ -145,36 +146,55 @@ inline ldouble ref_cos(ldouble x) { return std::cos(x); }
 /// sigmoid'(x) = sigmoid(x) sigmoid(-x): two accurate factors, no 1 - s cancellation.
 inline ldouble ref_sigmoid_grad(ldouble x) { return 1 / ((1 + std::exp(-x)) * (1 + std::exp(x))); }
 
+inline ldouble ref_abs(ldouble x) { return std::fabs(x); }
+inline ldouble ref_neg(ldouble x) { return -x; }
+/// leaky_relu with its default slope, 0.01 rounded to the compute type (float for the 16-bit types).
+inline ldouble ref_leaky_relu_f(ldouble x) { return x > 0 ? x : x * static_cast<ldouble>(0.01f); }
+inline ldouble ref_leaky_relu_d(ldouble x) { return x > 0 ? x : x * static_cast<ldouble>(0.01); }
+
 /// A unary reference and its error bound (see the file comment).
 struct unary_spec {
   const char* name;
   ldouble (*ref)(ldouble);
-  std::uint64_t ulps_f32, ulps_f64;  // 16-bit types: 1
-  int cond;                          // roundings of an intermediate argument, times kappa(x)
+  std::uint64_t ulps_f32, ulps_f64, ulps_16;  // ulps_16: __half and __nv_bfloat16
+  int cond;                                   // roundings of an intermediate argument, times kappa(x)
 };
 
 // clang-format off
-inline const unary_spec spec_sigmoid     {"sigmoid",      ref_sigmoid,      5, 5, 0};
-inline const unary_spec spec_tanh        {"tanh",         ref_tanh,         3, 3, 0};
-inline const unary_spec spec_silu        {"silu",         ref_silu,         6, 6, 0};
-inline const unary_spec spec_gelu        {"gelu",         ref_gelu,        10, 10, 0};
-inline const unary_spec spec_gelu_tanh   {"gelu_tanh",    ref_gelu_tanh,    4, 4, 8};
-inline const unary_spec spec_hardswish   {"hardswish",    ref_hardswish,    3, 3, 0};
-inline const unary_spec spec_hardsigmoid {"hardsigmoid",  ref_hardsigmoid,  2, 2, 0};
-inline const unary_spec spec_softplus    {"softplus",     ref_softplus,     5, 5, 0};
-inline const unary_spec spec_exp         {"exp",          ref_exp,          2, 2, 0};
-inline const unary_spec spec_log         {"log",          ref_log,          2, 2, 0};
-inline const unary_spec spec_sin         {"sincos.sin",   ref_sin,          3, 3, 0};
-inline const unary_spec spec_cos         {"sincos.cos",   ref_cos,          3, 3, 0};
-inline const unary_spec spec_sigmoid_val {"sigmoid_with_grad.value", ref_sigmoid,      5, 5, 0};
-inline const unary_spec spec_sigmoid_grad{"sigmoid_with_grad.grad",  ref_sigmoid_grad, 8, 8, 0};
+inline const unary_spec spec_sigmoid     {"sigmoid",      ref_sigmoid,      5, 5, 1, 0};
+inline const unary_spec spec_tanh        {"tanh",         ref_tanh,         3, 3, 1, 0};
+inline const unary_spec spec_silu        {"silu",         ref_silu,         6, 6, 1, 0};
+inline const unary_spec spec_gelu        {"gelu",         ref_gelu,        10, 10, 1, 0};
+inline const unary_spec spec_gelu_tanh   {"gelu_tanh",    ref_gelu_tanh,    4, 4, 1, 8};
+inline const unary_spec spec_hardswish   {"hardswish",    ref_hardswish,    3, 3, 1, 0};
+inline const unary_spec spec_hardsigmoid {"hardsigmoid",  ref_hardsigmoid,  2, 2, 1, 0};
+inline const unary_spec spec_softplus    {"softplus",     ref_softplus,     5, 5, 1, 0};
+inline const unary_spec spec_exp         {"exp",          ref_exp,          2, 2, 1, 0};
+inline const unary_spec spec_log         {"log",          ref_log,          2, 2, 1, 0};
+inline const unary_spec spec_sin         {"sincos.sin",   ref_sin,          3, 3, 1, 0};
+inline const unary_spec spec_cos         {"sincos.cos",   ref_cos,          3, 3, 1, 0};
+inline const unary_spec spec_sigmoid_val {"sigmoid_with_grad.value", ref_sigmoid,      5, 5, 1, 0};
+inline const unary_spec spec_sigmoid_grad{"sigmoid_with_grad.grad",  ref_sigmoid_grad, 8, 8, 1, 0};
+// Exact ops (the 16-bit ones too); leaky_relu rounds slope * x once: exact in float (the long double
+// product of two floats is exact), 1 ulp in double (the long double product is rounded twice), 1 ulp for the
+// 16-bit types (a float product rounded to T).
+inline const unary_spec spec_abs         {"abs",          ref_abs,          0, 0, 0, 0};
+inline const unary_spec spec_neg         {"neg",          ref_neg,          0, 0, 0, 0};
+inline const unary_spec spec_leaky_relu_f{"leaky_relu",   ref_leaky_relu_f, 0, 0, 1, 0};
+inline const unary_spec spec_leaky_relu_d{"leaky_relu",   ref_leaky_relu_d, 0, 1, 0, 0};
 // clang-format on
+
+/// leaky_relu's spec for T: its default slope is 0.01 in T's compute type.
+template <class T>
+const unary_spec& spec_leaky_relu() {
+  return std::is_same_v<T, double> ? spec_leaky_relu_d : spec_leaky_relu_f;
+}
 
 template <class T>
 std::uint64_t spec_ulps(const unary_spec& s) {
   if constexpr (std::is_same_v<T, float>) return s.ulps_f32;
   else if constexpr (std::is_same_v<T, double>) return s.ulps_f64;
-  else return 1;
+  else return s.ulps_16;
 }
 
 /// kappa(x) = |x f'(x) / f(x)|, by a central difference on the long double reference.
@@ -224,6 +244,79 @@ std::string check_unary_value(const unary_spec& s, T x, T got) {
   os.precision(17);
   os << s.name << "<" << type_name<T>() << ">(" << static_cast<double>(xl) << "): got " << g << " want " << w;
   return os.str();
+}
+
+/// IEEE 754-2019 maximum / minimum, written from the definition: NaN wins, then the larger (smaller) value,
+/// and +0 is larger than -0.
+template <class T>
+T ref_maximum(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    return a < b ? b : a;
+  } else {
+    const double da = to_double(a), db = to_double(b);
+    if (std::isnan(da)) return a;
+    if (std::isnan(db)) return b;
+    if (da == db) return std::signbit(da) ? b : a;
+    return da > db ? a : b;
+  }
+}
+template <class T>
+T ref_minimum(T a, T b) {
+  if constexpr (std::is_integral_v<T>) {
+    return b < a ? b : a;
+  } else {
+    const double da = to_double(a), db = to_double(b);
+    if (std::isnan(da)) return a;
+    if (std::isnan(db)) return b;
+    if (da == db) return std::signbit(da) ? a : b;
+    return da < db ? a : b;
+  }
+}
+
+/// Equal bits, or both NaN (a NaN's payload may change through float).
+template <class T>
+bool same_value(T got, T want) {
+  const bool nan_got = ew::is_floating_v<T> && std::isnan(ew::convert<double>(got));
+  const bool nan_want = ew::is_floating_v<T> && std::isnan(ew::convert<double>(want));
+  return (nan_got && nan_want) || same_bits(got, want);
+}
+
+/// Integer a / b from the definition in wider arithmetic: truncated, 0 for b == 0, wrapped to T.
+template <class T>
+T ref_int_div(T a, T b) {
+  if (b == 0) return 0;
+  if constexpr (std::is_signed_v<T> && sizeof(T) < 8) {
+    return static_cast<T>(static_cast<std::int64_t>(a) / static_cast<std::int64_t>(b));  // wraps MIN / -1
+  } else if constexpr (std::is_signed_v<T>) {
+    if (a == std::numeric_limits<T>::min() && b == -1) return a;
+    return a / b;
+  } else {
+    return static_cast<T>(a / b);
+  }
+}
+
+/// axpby's bound: fma(alpha, x, beta * y) rounds beta * y once and the fma once, each within half a unit u of
+/// the compute type, so |got - exact| <= u (|beta y| + |exact|) before the final rounding to T, which adds at
+/// most 1 ulp of T. Checked as: 1 ulp, or an absolute u (|alpha x| + 2 |beta y|), which covers cancellation
+/// between the two terms. Integers: wrapping, from the definition in unsigned 64-bit arithmetic.
+template <class T>
+bool axpby_within_bound(double alpha, double beta, T x, T y, T got) {
+  if constexpr (std::is_integral_v<T>) {
+    using U = std::make_unsigned_t<T>;
+    const std::uint64_t want = static_cast<std::uint64_t>(static_cast<std::int64_t>(alpha)) *
+                                   static_cast<std::uint64_t>(static_cast<std::int64_t>(x)) +
+                               static_cast<std::uint64_t>(static_cast<std::int64_t>(beta)) *
+                                   static_cast<std::uint64_t>(static_cast<std::int64_t>(y));
+    return got == static_cast<T>(static_cast<U>(want));
+  } else {
+    const ldouble ax = static_cast<ldouble>(alpha) * to_ld(x), by = static_cast<ldouble>(beta) * to_ld(y);
+    const ldouble exact = ax + by;
+    if (std::isnan(exact)) return std::isnan(ew::convert<double>(got));
+    const T want = round_to<T>(exact);
+    if (ulp_distance<T>(got, want) <= 1) return true;
+    const ldouble abs_bound = compute_unit<T>() * (std::fabs(ax) + 2 * std::fabs(by));
+    return std::isfinite(exact) && std::fabs(to_ld(got) - exact) <= abs_bound;
+  }
 }
 
 /// Inputs for the functor tests: every value of a 16-bit type (NaNs, infinities and subnormals included);

@@ -107,53 +107,6 @@ std::vector<T> mixed_values() {
   return v;
 }
 
-/// IEEE 754-2019 maximum / minimum, written from the definition: NaN wins, then the larger (smaller) value,
-/// and +0 is larger than -0.
-template <class T>
-T ref_maximum(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    return a < b ? b : a;
-  } else {
-    const double da = to_double(a), db = to_double(b);
-    if (std::isnan(da)) return a;
-    if (std::isnan(db)) return b;
-    if (da == db) return std::signbit(da) ? b : a;
-    return da > db ? a : b;
-  }
-}
-template <class T>
-T ref_minimum(T a, T b) {
-  if constexpr (std::is_integral_v<T>) {
-    return b < a ? b : a;
-  } else {
-    const double da = to_double(a), db = to_double(b);
-    if (std::isnan(da)) return a;
-    if (std::isnan(db)) return b;
-    if (da == db) return std::signbit(da) ? a : b;
-    return da < db ? a : b;
-  }
-}
-
-/// Equal bits, or both NaN (a NaN's payload may change through float).
-template <class T>
-bool same_value(T got, T want) {
-  return (is_nan(got) && is_nan(want)) || same_bits(got, want);
-}
-
-/// Integer a / b from the definition in wider arithmetic: truncated, 0 for b == 0, wrapped to T.
-template <class T>
-T ref_int_div(T a, T b) {
-  if (b == 0) return 0;
-  if constexpr (std::is_signed_v<T> && sizeof(T) < 8) {
-    return static_cast<T>(static_cast<std::int64_t>(a) / static_cast<std::int64_t>(b));  // wraps MIN / -1
-  } else if constexpr (std::is_signed_v<T>) {
-    if (a == std::numeric_limits<T>::min() && b == -1) return a;
-    return a / b;
-  } else {
-    return static_cast<T>(a / b);
-  }
-}
-
 }  // namespace
 
 // --- Transcendental ops, against long double ------------------------------------------------------------------
@@ -177,6 +130,9 @@ TEMPLATE_TEST_CASE("activations and elementary functions are within their stated
   check_unary_op<T>(spec_cos, [](T x) { return cuda::std::get<1>(ew::sincos<T>{}(x)); }, xs);
   check_unary_op<T>(spec_sigmoid_val, [](T x) { return cuda::std::get<0>(ew::sigmoid_with_grad<T>{}(x)); }, xs);
   check_unary_op<T>(spec_sigmoid_grad, [](T x) { return cuda::std::get<1>(ew::sigmoid_with_grad<T>{}(x)); }, xs);
+  check_unary_op<T>(spec_leaky_relu<T>(), ew::leaky_relu<T>{}, xs);
+  check_unary_op<T>(spec_abs, ew::abs<T>{}, xs);
+  check_unary_op<T>(spec_neg, ew::neg<T>{}, xs);
 }
 
 TEMPLATE_TEST_CASE("every floating op gives NaN for NaN", "[functors][host]", EW_TEST_FLOAT_TYPES) {
@@ -389,7 +345,7 @@ TEMPLATE_TEST_CASE("floating div, fma and leaky_relu against double arithmetic",
   CHECK(to_double(leaky(val<T>(-2.0))) == to_double(val<T>(-2.0 * static_cast<double>(leaky.slope))));
 }
 
-TEMPLATE_TEST_CASE("axpby is within two roundings of alpha x + beta y", "[functors][host]", EW_TEST_ALL_TYPES) {
+TEMPLATE_TEST_CASE("axpby is within two roundings of alpha x + beta y (integers: wrapping)", "[functors][host]", EW_TEST_ALL_TYPES) {
   using T = TestType;
   const std::vector<T> x = mixed_values<T>();
   std::vector<T> y(x.rbegin(), x.rend());
@@ -398,33 +354,8 @@ TEMPLATE_TEST_CASE("axpby is within two roundings of alpha x + beta y", "[functo
   const ew::axpby<T> op{static_cast<C>(alpha), static_cast<C>(beta)};
   for (std::size_t i = 0; i < x.size(); ++i) {
     const T got = op(x[i], y[i]);
-    if constexpr (std::is_integral_v<T>) {
-      // Wrapping, from the definition in unsigned 64-bit arithmetic.
-      using U = std::make_unsigned_t<T>;
-      const std::uint64_t want = static_cast<std::uint64_t>(static_cast<std::int64_t>(alpha)) *
-                                     static_cast<std::uint64_t>(static_cast<std::int64_t>(x[i])) +
-                                 static_cast<std::uint64_t>(static_cast<std::int64_t>(beta)) *
-                                     static_cast<std::uint64_t>(static_cast<std::int64_t>(y[i]));
-      CHECK(got == static_cast<T>(static_cast<U>(want)));
-    } else {
-      // fma(alpha, x, beta * y): beta * y rounds once and the fma once, each within half a unit u of the
-      // compute type, so |got - exact| <= u (|beta y| + |exact|) before the final rounding to T, which adds
-      // at most 1 ulp of T. Bound: 1 ulp, or an absolute u (|alpha x| + 2 |beta y|), which covers
-      // cancellation between the two terms.
-      const ldouble ax = static_cast<ldouble>(alpha) * to_ld(x[i]), by = static_cast<ldouble>(beta) * to_ld(y[i]);
-      const ldouble exact = ax + by;
-      if (std::isnan(static_cast<double>(exact))) {
-        CHECK(is_nan(got));
-        continue;
-      }
-      const T want = round_to<T>(exact);
-      const bool within_ulp = ulp_distance<T>(got, want) <= 1;
-      const ldouble abs_bound = compute_unit<T>() * (std::fabs(ax) + 2 * std::fabs(by));
-      const bool within_abs = std::isfinite(exact) && std::fabs(to_ld(got) - exact) <= abs_bound;
-      INFO(type_name<T>() << " x=" << to_double(x[i]) << " y=" << to_double(y[i]) << " got " << to_double(got)
-                          << " want " << static_cast<double>(exact));
-      CHECK((within_ulp || within_abs));
-    }
+    INFO(type_name<T>() << " x=" << to_double(x[i]) << " y=" << to_double(y[i]) << " got " << to_double(got));
+    CHECK(axpby_within_bound<T>(alpha, beta, x[i], y[i], got));
   }
 }
 
