@@ -98,10 +98,10 @@ def main():
                     for impl in impls:
                         name = f"{op}/{tname}/{impl}/cold/{'aligned' if offset == 0 else 'misaligned'}/{n}"
                         if impl == "torch":
-                            fn = bench.torch_fn(op, data)
+                            make = lambda: bench.torch_fn(op, data)  # noqa: E731
                         else:
-                            fn = kernels.fn(op, tname, data)
-                        row = bench.run_row(name, op, tname, n, data, ref, fn)
+                            make = lambda: kernels.fn(op, tname, data)  # noqa: E731
+                        row = bench.run_row(name, op, tname, n, data, ref, make)
                         rows.append(row)
                         if row.get("error_occurred"):
                             failures.append(f"{name}: {row['error_message']}")
@@ -111,8 +111,8 @@ def main():
                                   f"cv {row['cv_pct']:5.2f}%{' NOISY' if row['noisy'] else ''}", flush=True)
                             if row["noisy"]:
                                 noisy.append(f"{name} (cv {row['cv_pct']:.2f}%)")
-                    del ref
-                del data
+                    ref = None  # free before the next op
+                data = None  # free before the next size
                 torch.cuda.empty_cache()
 
     context = bench.context()
@@ -275,13 +275,14 @@ class Bench:
         i = int(bad.nonzero()[0].item())
         return f"{nbad} of {d['n']} elements wrong, first at index {i}: got {g64[i].item()}, want {r64[i].item()}"
 
-    def run_row(self, name, op, tname, n, d, ref, fn):
+    def run_row(self, name, op, tname, n, d, ref, make_fn):
         torch = self.torch
         itemsize = torch.tensor([], dtype=d["dtype"]).element_size()
         nbytes = (3 if op == "add" else 2) * n * itemsize
         row = {"name": name, "run_name": name, "run_type": "iteration", "repetitions": 1, "repetition_index": 0,
                "threads": 1, "iterations": 1, "time_unit": "us"}
         try:
+            fn = make_fn()
             d["out"].fill_(float("nan"))
             fn()
             torch.cuda.synchronize()

@@ -4,7 +4,7 @@
 // more than the measurement spread. See docs/BENCHMARKS.md.
 //
 //   ew_tune --op=add --type=f32 --n=268435456 [--mode=cold|hot] [--samples=10] [--top=8]
-//           [--blocks=128,256,512] [--waves=0,1,2,4,8,16,64] [--per_thread=0] [--seed=N]
+//           [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--per_thread=0] [--seed=N]
 //   ew_tune --standard     add f32 2^28, relu f16 2^28, add f32 2^24 (cold), add f32 2^20 (hot)
 //
 // Phases: (1) every block size x waves x (vector width, unroll) with default cache hints, each config checked
@@ -45,7 +45,7 @@ struct options {
   mode m = mode::cold;
   int samples = 10;
   int top = 8;
-  std::vector<int> blocks = {128, 256, 512};
+  std::vector<int> blocks = {0, 128, 256, 512};  ///< 0: ew's automatic block size
   std::vector<int> waves = {0, 1, 2, 4, 8, 16, 64};  ///< 0: no cap, one tile per block
   std::vector<int> per_thread = {0};                 ///< 0: the unroll
   std::uint64_t seed = 20261130;
@@ -53,16 +53,19 @@ struct options {
 };
 
 struct config {
-  int block = 256;
+  int block = 256;  ///< 0: ew's automatic block size (the policy's tile_vectors / vectors per thread)
   int waves = 0;
   int per_thread = 0;
+  int pdl = -1;  ///< programmatic launch: 1 on, 0 off, -1 as ew's policy says (or no such field)
   shape s;
   bool is_default = false;
   std::string label() const {
     std::ostringstream o;
-    o << "block=" << block << " waves=" << waves << " vec=" << s.vec << " unroll=" << s.unroll;
+    o << "block=" << (block == 0 ? std::string("auto") : std::to_string(block)) << " waves=" << waves
+      << " vec=" << s.vec << " unroll=" << s.unroll;
     if (per_thread != 0) o << " per_thread=" << per_thread;
     o << " load=" << hint_name(s.load) << " store=" << hint_name(s.store);
+    if (pdl >= 0) o << " pdl=" << pdl;
     return o.str();
   }
 };
@@ -107,10 +110,12 @@ struct tuner {
 
   launch_fn fn(const config& c) {
     const io x{out.ptr, a.ptr, b.ptr, n};
-    ew::tuning::launch_policy p{};
+    // Start from ew's own policy for this device, so fields the sweep does not touch keep their defaults.
+    ew::tuning::launch_policy p = ew::tuning::policy_for_cc(dev.cc);
     p.block_threads = c.block;
     p.waves = c.waves;
-    p.per_thread = c.per_thread;
+    set_per_thread(p, c.per_thread);
+    if (c.pdl >= 0) set_programmatic_launch(p, c.pdl);
     const shape_launch l = c.s.launch;
     return [x, p, l](cudaStream_t s) {
       const cudaError_t err = l(x, p, s);
@@ -172,7 +177,7 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   config def;
   def.block = dp.block_threads;
   def.waves = dp.waves;
-  def.per_thread = dp.per_thread;
+  def.per_thread = std::max(0, get_per_thread(dp));
   def.s = t.default_shape;
   def.is_default = true;
   std::printf("ew default: %s (ew::tuning::default_kernel_shape, policy_for_cc(%d)); %.0f bytes per launch%s\n",
@@ -221,8 +226,21 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
       all.push_back(tu.measure(c));
       ++swept;
     }
-    std::printf("phase 2: %d hint pairs at block=%d waves=%d vec=%d unroll=%d per_thread=%d\n", swept, base.block,
-                base.waves, base.s.vec, base.s.unroll, base.per_thread);
+    std::printf("phase 2: %d hint pairs at %s\n", swept, base.label().c_str());
+  }
+
+  // Phase 2b: programmatic dependent launch on and off at the best config so far (where ew has the switch).
+  if (has_programmatic_launch<ew::tuning::launch_policy>::value) {
+    sorted = all;
+    std::sort(sorted.begin(), sorted.end(), by_median);
+    const config base = sorted.front().c;
+    for (int pdl : {0, 1}) {
+      config c = base;
+      c.pdl = pdl;
+      c.is_default = false;
+      all.push_back(tu.measure(c));
+    }
+    std::printf("phase 2b: programmatic launch off and on at %s\n", base.label().c_str());
   }
 
   // Phase 3: top configs and the default, interleaved, 3 rounds.
@@ -230,8 +248,8 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   std::sort(sorted.begin(), sorted.end(), by_median);
   std::vector<config> finalists;
   auto same = [](const config& x, const config& y) {
-    return x.block == y.block && x.waves == y.waves && x.per_thread == y.per_thread && x.s.vec == y.s.vec &&
-           x.s.unroll == y.s.unroll && x.s.load == y.s.load && x.s.store == y.s.store;
+    return x.block == y.block && x.waves == y.waves && x.per_thread == y.per_thread && x.pdl == y.pdl &&
+           x.s.vec == y.s.vec && x.s.unroll == y.s.unroll && x.s.load == y.s.load && x.s.store == y.s.store;
   };
   finalists.push_back(def);
   for (const result& r : sorted) {
@@ -273,13 +291,23 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
     std::printf("verdict: best beats the default by %.2f%%, more than the spread (%.2f%% IQR/median).\n",
                 100.0 * margin, 100.0 * spread);
   }
-  std::printf(
-      "to make the best ew's default: in include/ew/tuning.cuh set\n"
-      "  kernel_shape::unroll = %d; kernel_shape::load = cache_hint::%s; kernel_shape::store = cache_hint::%s;\n"
-      "  and in policy_for_cc, for cc %d: launch_policy{%d /*block_threads*/, %d /*waves, 0 = one tile per "
-      "block*/, %d /*per_thread, 0 = unroll*/}\n",
-      best.c.s.unroll, hint_name(best.c.s.load), hint_name(best.c.s.store), dev.cc, best.c.block, best.c.waves,
-      best.c.per_thread);
+  std::printf("to make the best ew's default, in include/ew/tuning.cuh:\n");
+  if (has_unroll_for<ew::tuning::kernel_shape>::value) {
+    std::printf("  kernel_shape: loads_in_flight = %d (this op has %d input%s: %d vector%s per input per thread)\n",
+                best.c.s.unroll * t.arity, t.arity, t.arity > 1 ? "s" : "", best.c.s.unroll,
+                best.c.s.unroll > 1 ? "s" : "");
+  } else {
+    std::printf("  kernel_shape: unroll = %d\n", best.c.s.unroll);
+  }
+  std::printf("  kernel_shape: load = cache_hint::%s, store = cache_hint::%s\n", hint_name(best.c.s.load),
+              hint_name(best.c.s.store));
+  std::printf("  policy_for_cc(%d): block_threads = %d%s, waves = %d (0 = one tile per block)", dev.cc, best.c.block,
+              best.c.block == 0 ? " (auto: tile_vectors / vectors per thread)" : "", best.c.waves);
+  if (has_per_thread<ew::tuning::launch_policy>::value) {
+    std::printf(", per_thread = %d (0 = the unroll)", best.c.per_thread);
+  }
+  if (best.c.pdl >= 0) std::printf(", programmatic_launch = %s", best.c.pdl ? "true" : "false");
+  std::printf("\n");
   if (best.c.s.vec != t.vec16) {
     std::printf("  (vector width %d is narrower than ew's 16-byte default: pass it as ew::elementwise<Op, %d>, or "
                 "change detail::default_vec_width)\n",
@@ -331,9 +359,9 @@ bool parse(int argc, char** argv, options& o) {
       o.top = std::atoi(v.c_str());
       if (o.top < 1) return false;
     } else if (value("--blocks", v)) {
-      if (!parse_list(v.c_str(), o.blocks)) return false;
+      if (!parse_list(v.c_str(), o.blocks, 0)) return false;
       for (int b : o.blocks) {
-        if (b > ew::tuning::max_block_threads || b % 32 != 0) return false;
+        if (b > ew::tuning::max_block_threads || b % 32 != 0) return false;  // 0 (auto) passes
       }
     } else if (value("--waves", v)) {
       if (!parse_list(v.c_str(), o.waves, 0)) return false;
@@ -374,7 +402,7 @@ int main(int argc, char** argv) {
   if (!ok || argc < 2) {
     std::fprintf(stderr,
                  "usage: ew_tune --op=add|relu --type=f32|f16 --n=N [--mode=cold|hot] [--samples=10] [--top=8]\n"
-                 "               [--blocks=128,256,512] [--waves=0,1,2,4,8,16,64] [--per_thread=0] [--seed=N]\n"
+                 "               [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--per_thread=0] [--seed=N]\n"
                  "       ew_tune --standard\n");
     return 2;
   }

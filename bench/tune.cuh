@@ -61,6 +61,46 @@ struct target {
 
 const char* hint_name(cache_hint h);
 
+// The tuning header's fields have changed while ew is being tuned; these read and set them where they exist
+// so that ew_tune builds against each version.
+
+template <class S, class = void>
+struct has_unroll_for : std::false_type {};
+template <class S>
+struct has_unroll_for<S, std::void_t<decltype(std::declval<const S&>().unroll_for(1))>> : std::true_type {};
+
+/// Vectors per thread ew's default shape uses for an op of `arity` inputs.
+template <class S = ew::tuning::kernel_shape>
+constexpr int default_unroll(const S& s, int arity) {
+  if constexpr (has_unroll_for<S>::value) {
+    return s.unroll_for(arity);
+  } else {
+    return s.unroll;
+  }
+}
+
+#define EWB_OPTIONAL_FIELD(field)                                                                  \
+  template <class P, class = void>                                                               \
+  struct has_##field : std::false_type {};                                                       \
+  template <class P>                                                                             \
+  struct has_##field<P, std::void_t<decltype(std::declval<P&>().field)>> : std::true_type {};    \
+  template <class P>                                                                             \
+  void set_##field(P& p, int v) {                                                                \
+    if constexpr (has_##field<P>::value) p.field = static_cast<decltype(p.field)>(v);            \
+  }                                                                                              \
+  template <class P>                                                                             \
+  int get_##field(const P& p) {                                                                  \
+    if constexpr (has_##field<P>::value) {                                                       \
+      return static_cast<int>(p.field);                                                          \
+    } else {                                                                                     \
+      return -1;                                                                                 \
+    }                                                                                            \
+  }
+EWB_OPTIONAL_FIELD(per_thread)
+EWB_OPTIONAL_FIELD(programmatic_launch)
+EWB_OPTIONAL_FIELD(tile_vectors)
+#undef EWB_OPTIONAL_FIELD
+
 template <class Op, class T, int V, int U, cache_hint L, cache_hint S>
 cudaError_t launch_shape(const io& x, const ew::tuning::launch_policy& p, cudaStream_t s) {
   if constexpr (std::is_invocable_v<const Op&, T, T>) {
@@ -108,7 +148,8 @@ target make_target(const char* op, Ref ref, double rel_tol) {
   add_unrolls<Op, T, v16, cache_hint::streaming, cache_hint::streaming>(t.hint_shapes, unrolls{});
   add_unrolls<Op, T, v16, cache_hint::no_allocate, cache_hint::streaming>(t.hint_shapes, unrolls{});
   constexpr ew::tuning::kernel_shape d = ew::tuning::default_kernel_shape;
-  t.default_shape = shape{v16, d.unroll, d.load, d.store, &launch_shape<Op, T, v16, d.unroll, d.load, d.store>};
+  constexpr int du = default_unroll(d, std::is_invocable_v<const Op&, T, T> ? 2 : 1);
+  t.default_shape = shape{v16, du, d.load, d.store, &launch_shape<Op, T, v16, du, d.load, d.store>};
 
   static const Ref stored_ref = ref;  // one per instantiation (make_data is a plain function pointer)
   t.make_data = [](std::vector<unsigned char>& a, std::vector<unsigned char>& b, std::vector<unsigned char>& r,
