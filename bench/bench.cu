@@ -23,6 +23,11 @@ std::vector<std::string>& noisy_rows() {
   return v;
 }
 
+std::map<std::string, double>& results() {
+  static std::map<std::string, double> m;
+  return m;
+}
+
 workspace& ws() {
   static workspace w;
   return w;
@@ -77,6 +82,7 @@ void run_row(benchmark::State& state, const row& r) {
   for (auto _ : state) state.SetIterationTime(m.stats.median);
 
   const double GBps = r.bytes / m.stats.median / 1e9;
+  results()[r.name] = GBps;
   state.counters["GB/s"] = GBps;
   state.counters["pct_of_copy"] = e.copy_GBps > 0 ? 100.0 * GBps / e.copy_GBps : 0.0;
   state.counters["pct_of_peak"] = e.dev.peak_GBps > 0 ? 100.0 * GBps / e.dev.peak_GBps : 0.0;

@@ -13,6 +13,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -42,6 +43,8 @@ run_env& env();
 /// Rows that failed (name: why) and rows whose cv stayed above the limit after every rerun.
 std::vector<std::string>& failures();
 std::vector<std::string>& noisy_rows();
+/// GB/s of every row that ran, by name (for the end-of-run summary).
+std::map<std::string, double>& results();
 
 // ------------------------------------------------------------------------------------------------
 // Sizes and names

@@ -182,6 +182,16 @@ int main(int argc, char** argv) {
     benchmark::RunSpecifiedBenchmarks();
 
     std::printf("\new_bench: copy reference %.1f GB/s; datasheet peak %.1f GB/s\n", e.copy_GBps, e.dev.peak_GBps);
+    // The harness check: rows with known figures elsewhere (copy ~4.2 TB/s, cub f32 add ~4.4 TB/s on the H200).
+    for (const char* name : {"copy/f32/memcpy/cold/aligned/268435456", "add/f32/cub/cold/aligned/268435456",
+                             "add/f32/ew/cold/aligned/268435456"}) {
+      const auto it = ewb::results().find(name);
+      if (it != ewb::results().end()) {
+        std::printf("ew_bench: harness check: %-40s %8.1f GB/s (%.1f%% of copy, %.1f%% of peak)\n", name, it->second,
+                    e.copy_GBps > 0 ? 100.0 * it->second / e.copy_GBps : 0.0,
+                    e.dev.peak_GBps > 0 ? 100.0 * it->second / e.dev.peak_GBps : 0.0);
+      }
+    }
     if (!ewb::noisy_rows().empty()) {
       std::printf("ew_bench: %zu rows stayed noisy (cv above %.1f%% after every rerun):\n", ewb::noisy_rows().size(),
                   100.0 * e.opt.measure.cv_limit);
