@@ -118,6 +118,7 @@ class guarded_buffer {
     total_ = guard_bytes + offset_ + bytes_ + guard_bytes;
     REQUIRE(cudaMalloc(&base_, total_) == cudaSuccess);
     REQUIRE(cudaMemset(base_, guard_pattern, total_) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   }
   ~guarded_buffer() { cudaFree(base_); }
   guarded_buffer(const guarded_buffer&) = delete;
@@ -155,6 +156,9 @@ class device_array {
   void upload(const std::vector<T>& v) {
     REQUIRE(v.size() == n_);
     REQUIRE(cudaMemcpy(data(), v.data(), n_ * sizeof(T), cudaMemcpyHostToDevice) == cudaSuccess);
+    // From pageable memory cudaMemcpy may return before the DMA lands, on the legacy stream, which a
+    // cudaStreamNonBlocking stream does not wait for: finish it before a test launches on such a stream.
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   }
   std::vector<T> download() const {
     std::vector<T> v(n_);
@@ -163,7 +167,10 @@ class device_array {
   }
   /// Fills the array with 0xFF bytes: NaN for floating types, -1 for integers, never a valid result of the
   /// ops under test on the inputs random_values gives (so an element left unwritten is caught).
-  void poison() { REQUIRE(cudaMemset(data(), 0xFF, n_ * sizeof(T)) == cudaSuccess); }
+  void poison() {
+    REQUIRE(cudaMemset(data(), 0xFF, n_ * sizeof(T)) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);  // cudaMemset is asynchronous: see upload()
+  }
   bool guards_intact() const { return buf_.guards_intact(); }
 
  private:
