@@ -115,10 +115,12 @@ struct composed {
 /// values for N outputs (`ew::compose(ew::add<float>{}, ew::relu_with_grad<float>{})`).
 ///
 /// Stages are taken by value and stored in the result, so stateful stages keep their state; they must be
-/// callable as const on the device (any ew functor, or your own struct with an `EW_HD`/`__host__ __device__`
-/// call operator; an extended `__device__` lambda works too when you compile with `--extended-lambda`, but ew
-/// never needs one). A stage that cannot take the previous stage's result fails to compile with the message
-/// "ew::compose: stage N cannot take the result of stage N-1".
+/// callable as const on the device: any ew functor, or your own struct with an `EW_HD` (`__host__ __device__`)
+/// call operator. ew never needs lambdas; with `--extended-lambda`, a `__host__ __device__` lambda works as a
+/// stage, and a `__device__`-only one once wrapped in `cuda::proclaim_return_type<R>(...)` (host code cannot
+/// see its result type otherwise, and compose reports it as a stage that cannot be called). A stage that
+/// cannot take the previous stage's result fails to compile with the message "ew::compose: stage N cannot
+/// take the result of stage N-1".
 ///
 /// Rounding: each stage returns what its own type says. `ew::relu<__half>` rounds to `__half` between stages;
 /// to keep a 16-bit chain in float and round once, start with `ew::cast<float>{}` and use float stages: the

@@ -8,7 +8,11 @@
 /// @code
 /// ew::elementwise(ew::add<float>{}, n, c, ew::in(a, b), stream);   // c[i] = a[i] + b[i]
 /// ew::elementwise(ew::relu<float>{}, n, y, x);                     // y[i] = max(x[i], 0), stream 0
+/// ew::elementwise(ew::compose(ew::add<float>{}, ew::relu<float>{}), n, y, ew::in(a, b), stream);  // fused
+/// ew::elementwise(ew::sincos<float>{}, n, ew::out(s, c), x, stream);  // two outputs in one pass
 /// @endcode
+///
+/// The functors are in ops.cuh; `ew::compose` (compose.cuh) chains them into one.
 
 #include <cstddef>
 

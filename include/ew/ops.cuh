@@ -9,15 +9,16 @@
 ///   and `__nv_bfloat16`) and rounds once on return (`ew::up`, `ew::down`).
 /// - Transcendentals call the CUDA math function of the compute type (`expf` for float, `exp` for double),
 ///   which CUDA declares for host and device: the host runs the C library's, the GPU CUDA's. Their maximum
-///   errors (CUDA Math API, "Mathematical Functions" appendix) are what the tests allow, see
-///   tests/common/reference.cuh.
+///   errors (CUDA C++ Programming Guide, "Mathematical Functions") set the bounds the tests allow, stated in
+///   tests/common/functor_reference.cuh.
 /// - Integer `add`, `sub`, `mul`, `neg`, `abs`, `fma`, `axpby` and `scale_bias` wrap in two's complement; they
 ///   never overflow into UB. Integer `div` truncates toward zero (as C++ and `torch.div(rounding_mode=
 ///   "trunc")`), gives 0 for a division by zero (PyTorch raises; a kernel cannot) and wraps `MIN / -1` to `MIN`.
 /// - Ops that only make sense for floating types (activations, `exp`, `log`, `sincos`, ...) fail to compile
 ///   for integer `T` with a static_assert naming the op.
 /// - A NaN input gives a NaN output for every floating op (`relu`, `clamp`, `min`, `max` included, as in
-///   PyTorch): comparisons are written so that NaN fails them and falls through to the input.
+///   PyTorch): comparisons are written so that NaN fails them and falls through to the input. (Not a
+///   gradient: `relu_with_grad` gives 0 there, as PyTorch's backward does.)
 /// - Where a textbook formula gives NaN at an infinity (`x * sigmoid(x)` at `-inf` is `-inf * 0`), the op
 ///   returns the limit instead: `silu`, `gelu`, `gelu_tanh` and `hardswish` of `-inf` are 0.
 /// - Stateful ops are aggregates: `ew::clamp<float>{lo, hi}`, `ew::scale_bias<float>{alpha, beta}`. Their
@@ -27,7 +28,6 @@
 
 #include <cmath>
 
-#include <cuda/std/limits>
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
@@ -91,8 +91,9 @@ EW_HD C sigmoid(C x) {
 /// below x = -5.5 in float) while `erfc` keeps its relative accuracy.
 ///
 /// The argument `z = -x / sqrt 2` is carried as `z + z_lo` (an error-free product with a two-part constant):
-/// for z > 0 a relative error d in z becomes about 2 z^2 d in `erfc(z)`, 200 ulp at x = -10. The first-order
-/// correction `erfc(z + z_lo) ~ erfc(z) (1 - 2 z z_lo)` removes it. `-inf` gives the limit, -0.
+/// for z > 0 a relative error d in z becomes about 2 z^2 d in `erfc(z)` (up to about 200 ulp of float near
+/// x = -13, where the result underflows). The first-order correction `erfc(z + z_lo) ~ erfc(z) (1 - 2 z z_lo)`
+/// removes it. `-inf` gives the limit, -0.
 template <class C>
 EW_HD C gelu(C x) {
   constexpr bool f32 = cuda::std::is_same_v<C, float>;
