@@ -8,7 +8,7 @@
 # benchmarks on). STAGES: tests sanitizers bench tune torch plot (default: all of them, in that order).
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
 # logs.tar.gz (every log), bench.json, torch_triton.json, tune.txt, bench.png, bench_hot.png, ratios.md.
-# The exit code is non-zero when any test or sanitizer stage failed.
+# The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
@@ -28,7 +28,8 @@ step() {
   local name=$1
   shift
   local t0=$SECONDS
-  "$@" >"$logs/$name.log" 2>&1
+  # EW_STEP_TIMEOUT (seconds, 0 = none) bounds each step, so one slow sanitizer run cannot take the rest.
+  timeout "${EW_STEP_TIMEOUT:-0}" "$@" >"$logs/$name.log" 2>&1
   local rc=$?
   say "$(printf '%-34s rc=%-3s %4ss  %s' "$name" "$rc" "$((SECONDS - t0))" "$(tail -n 3 "$logs/$name.log" | tr '\n' ' ' | cut -c1-150)")"
   return $rc
