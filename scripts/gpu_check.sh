@@ -8,7 +8,8 @@
 # benchmarks on). STAGES: tests sanitizers bench tune torch plot (default: all of them, in that order).
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
 # logs.tar.gz (every log), bench.json, torch_triton.json, tune.txt, bench.png, bench_hot.png, ratios.md.
-# The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step.
+# The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step;
+# EW_SANITIZER_TOOLS picks some of the four tools (e.g. to run two tools per GPU on a two-GPU machine).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
@@ -61,7 +62,7 @@ if has sanitizers; then
   # that makes CUDA API calls fail on purpose ([api_errors], which the tools count as errors), and the
   # sticky-error processes (deliberate faults). The property test runs a reduced number of cases.
   export EW_PROPERTY_CASES=${EW_PROPERTY_CASES_SANITIZER:-300}
-  for tool in memcheck racecheck initcheck synccheck; do
+  for tool in ${EW_SANITIZER_TOOLS:-memcheck racecheck initcheck synccheck}; do
     for b in "${gpu_bins[@]}"; do
       extra=()
       [ "$tool" = memcheck ] && extra=(--leak-check full)
