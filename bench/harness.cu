@@ -198,6 +198,17 @@ void timer::ensure_events(int n) {
   }
 }
 
+std::vector<double> timer::elapsed_seconds(int samples, int launches_per_sample) {
+  EWB_CHECK(cudaStreamSynchronize(stream_));
+  std::vector<double> t(samples);
+  for (int s = 0; s < samples; ++s) {
+    float ms = 0;
+    EWB_CHECK(cudaEventElapsedTime(&ms, start_[s], stop_[s]));
+    t[s] = ms * 1e-3 / launches_per_sample;
+  }
+  return t;
+}
+
 std::vector<double> timer::cold_round(const launch_fn& fn, int samples) {
   ensure_events(samples);
   // Every sample is enqueued before the first is read back: the flush (tens of microseconds) gives the host
@@ -208,14 +219,7 @@ std::vector<double> timer::cold_round(const launch_fn& fn, int samples) {
     fn(stream_);
     EWB_CHECK(cudaEventRecord(stop_[s], stream_));
   }
-  EWB_CHECK(cudaStreamSynchronize(stream_));
-  std::vector<double> t(samples);
-  for (int s = 0; s < samples; ++s) {
-    float ms = 0;
-    EWB_CHECK(cudaEventElapsedTime(&ms, start_[s], stop_[s]));
-    t[s] = ms * 1e-3;
-  }
-  return t;
+  return elapsed_seconds(samples, 1);
 }
 
 cudaGraphExec_t capture_graph(const launch_fn& fn, int launches, cudaStream_t stream) {
@@ -251,14 +255,7 @@ std::vector<double> timer::hot_round(const launch_fn& fn, int launches, int samp
     EWB_CHECK(cudaGraphLaunch(exec, stream_));
     EWB_CHECK(cudaEventRecord(stop_[s], stream_));
   }
-  EWB_CHECK(cudaStreamSynchronize(stream_));
-  std::vector<double> t(samples);
-  for (int s = 0; s < samples; ++s) {
-    float ms = 0;
-    EWB_CHECK(cudaEventElapsedTime(&ms, start_[s], stop_[s]));
-    t[s] = ms * 1e-3 / launches;
-  }
-  return t;
+  return elapsed_seconds(samples, launches);
 }
 
 measurement timer::measure(mode m, const launch_fn& fn, double estimate_seconds, const measure_options& o) {

@@ -285,6 +285,8 @@ class timer {
 
  private:
   void ensure_events(int n);
+  /// Waits for the stream, then sample s's time between its events, in seconds per launch.
+  std::vector<double> elapsed_seconds(int samples, int launches_per_sample);
   cudaStream_t stream_;
   l2_flusher* flusher_;
   std::vector<cudaEvent_t> start_, stop_;
