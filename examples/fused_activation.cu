@@ -21,9 +21,17 @@
   } while (0)
 
 int main() {
+  // Without a usable GPU, say why (CUDA's reason) and exit 0: the example is also built and run where
+  // there is none.
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::printf("fused_activation: no CUDA device, nothing to run\n");
+  const cudaError_t count_err = cudaGetDeviceCount(&devices);
+  if (count_err != cudaSuccess) {
+    std::printf("fused_activation: no usable CUDA device: cudaGetDeviceCount returned %s (%s)\n",
+                cudaGetErrorName(count_err), cudaGetErrorString(count_err));
+    return 0;
+  }
+  if (devices == 0) {
+    std::printf("fused_activation: no usable CUDA device: cudaGetDeviceCount found 0 devices\n");
     return 0;
   }
   const std::size_t n = std::size_t{1} << 24;
