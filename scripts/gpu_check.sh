@@ -46,8 +46,14 @@ for b in ew_gpu_tests ew_debug_tests; do
 done
 
 if has tests; then
-  for b in "${gpu_bins[@]}"; do
-    step "test.$(basename "$b")" "$b" --durations yes || status=1
+  # ew_gpu_tests_compute80: the same tests built as compute_80 PTX only, JIT-compiled here (programmatic
+  # launch must not be asked for kernels whose image lacks the wait). The odr tests link units built with
+  # and without EW_DEBUG_SYNC in both orders.
+  for b in "${gpu_bins[@]}" "$build/tests/ew_gpu_tests_compute80"; do
+    [ -x "$b" ] && { step "test.$(basename "$b")" "$b" --durations yes || status=1; }
+  done
+  for b in "$build"/tests/ew_odr_test_*; do
+    [ -x "$b" ] && { step "test.$(basename "$b")" "$b" || status=1; }
   done
   for b in "$build"/tests/ew_sticky_error_test; do
     [ -x "$b" ] && { step "test.$(basename "$b")" "$b" || status=1; }

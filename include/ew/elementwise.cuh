@@ -37,7 +37,8 @@ inline constexpr int vec_auto = 0;
 ///                  value to the kernel, so it may carry state (`ew::clamp<float>{lo, hi}`).
 /// @tparam VecWidth Elements per vector access: `ew::vec_auto` (16 bytes for the widest element type), or
 ///                  1, 2, 4, 8, 16 with `VecWidth * sizeof(T) <= 16` for every element type (checked at
-///                  compile time).
+///                  compile time). Element types of other sizes (`float3`, 12 bytes; structs over 16 bytes)
+///                  work too, on the scalar path: `vec_auto` picks it, and a `VecWidth` over 1 is rejected.
 /// @param op     The functor.
 /// @param n      Number of elements, 64-bit. `n == 0` launches nothing and returns cudaSuccess.
 /// @param out    The output pointer, or `ew::out(p, q, ...)` for several.
@@ -46,14 +47,21 @@ inline constexpr int vec_auto = 0;
 ///               overlap is rejected.
 /// @param stream Stream to launch on; the call never synchronizes (unless EW_DEBUG_SYNC is defined).
 /// @return cudaSuccess; cudaErrorInvalidValue for bad arguments (null pointer with n > 0, pointer not aligned
-///         to its element, partial overlap), with nothing launched; or the CUDA error of the launch, including
+///         to `alignof` its element type, partial overlap), with nothing launched; or the CUDA error of the launch, including
 ///         a sticky error left by earlier work. `ew::last_error_message()` says why.
 ///
 /// Any alignment works: when every pointer has the same element offset within a 16-byte vector, a short
 /// scalar head makes the rest vectorized; otherwise every access is scalar.
+///
+/// Each element is converted from the op's result to its output type with `ew::convert` (numeric.cuh):
+/// one rounding to nearest even for floating outputs, and for integer outputs from a floating result,
+/// truncation toward zero saturated to the integer's range, NaN giving 0.
+// In the configuration's namespace (config.cuh): EW_DEBUG_SYNC changes what this calls.
+inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 template <class Op, int VecWidth = vec_auto, class Out, class In>
 [[nodiscard]] cudaError_t elementwise(Op op, std::size_t n, Out out, In in, cudaStream_t stream = 0) {
   return detail::launch_default<VecWidth>(op, n, detail::as_outputs(out), detail::as_inputs(in), stream);
 }
+}  // namespace EW_DETAIL_CONFIG_NAMESPACE
 
 }  // namespace ew

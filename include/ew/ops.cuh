@@ -22,12 +22,17 @@
 /// - Where a textbook formula gives NaN at an infinity (`x * sigmoid(x)` at `-inf` is `-inf * 0`), the op
 ///   returns the limit instead: `silu`, `gelu`, `gelu_tanh` and `hardswish` of `-inf` are 0.
 /// - Stateful ops are aggregates: `ew::clamp<float>{lo, hi}`, `ew::scale_bias<float>{alpha, beta}`. Their
-///   scalar parameters are `compute_t<T>` (float for the 16-bit types), so they are not rounded to `T`.
+///   scalar parameters are `compute_t<T>` (float for the 16-bit types), so they are not rounded to `T`; the
+///   exception is `clamp`, whose bounds are `T` because its result is one of them.
+/// - `fma` and `scale_bias` round once for every floating type, and so does `axpby` for the 16-bit ones:
+///   for `__half` and `__nv_bfloat16` the exact value is formed in double and rounded once (see
+///   `detail::sum_rounded_once`), since their float compute type would round twice.
 /// - Ops with several results (`sincos`, `relu_with_grad`, `sigmoid_with_grad`) return
 ///   `cuda::std::tuple<T, T>`: launch them with `ew::out(p, q)`.
 
 #include <cmath>
 
+#include <cuda/std/bit>
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
@@ -66,6 +71,90 @@ EW_HD C mul_add(C a, C x, C b) {
     return ::fma(a, x, b);
   } else {
     return wrap_add(wrap_mul(a, x), b);
+  }
+}
+
+/// `a * b + c * d` rounded once to the 16-bit type `T`, for floats holding values of `T` or float. Both
+/// products are exact in double (at most 24 + 24 significant bits, well inside double's 53 and its exponent
+/// range). TwoSum gives the double sum `s` of `p = a * b` and `q = c * d` and its exact error; when the error is not 0,
+/// `s` is replaced by its neighbour with an odd significand on the side of the exact value ("round to odd",
+/// Boldo and Melquiond, IEEE TC 2008), which the final round to nearest (to 11 or 8 bits, fewer than
+/// double's 53 - 2) turns into the correctly rounded sum. Through float instead, `fma<__half>(0.9790039,
+/// 0.00049877167, 1)` rounded twice, to 1.0 where 1.0009765625 is nearest.
+// Not inlined: the callers take it only on a midpoint (rarely), and sixteen inlined copies per vectorized
+// kernel would triple its code.
+template <class T>
+__host__ __device__ __noinline__ T sum_rounded_once(float a, float b, float c, float d) {
+  const double p = static_cast<double>(a) * b;
+  const double q = static_cast<double>(c) * d;
+  const double s = p + q;
+  const double q_part = s - p;
+  const double e = (p - (s - q_part)) + (q - q_part);
+  double r = s;
+  if (e != 0 && s - s == 0) {  // inexact and finite (s == 0 is always exact: p == -q)
+    unsigned long long bits = cuda::std::bit_cast<unsigned long long>(s);
+    if ((bits & 1u) == 0) bits = (e > 0) == (s > 0) ? bits + 1 : bits - 1;  // towards the exact value
+    r = cuda::std::bit_cast<double>(bits);
+  }
+  return convert<T>(r);
+}
+
+/// True when `r` (float or double) lies exactly halfway between two neighbours of the 16-bit type `T`.
+/// Rounding an already rounded `r` to `T` gives the correctly rounded result of the exact value unless `r`
+/// sits on such a midpoint (the grid of `T` and its midpoints lie on the grid of `r`'s type, so the exact
+/// value cannot cross a midpoint that `r` is not on).
+template <class T, class F>
+EW_HD bool on_midpoint_of(F r) {
+  constexpr bool bf16 = cuda::std::is_same_v<T, __nv_bfloat16>;
+  constexpr int p = bf16 ? 8 : 11;               // significand bits of T
+  constexpr int min_normal_exp = bf16 ? -126 : -14;
+  using bits_t = cuda::std::conditional_t<sizeof(F) == 4, unsigned, unsigned long long>;
+  constexpr int f_mantissa = sizeof(F) == 4 ? 23 : 52;
+  const bits_t b = cuda::std::bit_cast<bits_t>(r) & ~(bits_t(1) << (8 * sizeof(F) - 1));
+  const F a = cuda::std::bit_cast<F>(b);
+  // bf16 is float's top half, subnormals included: the bit test holds over float's whole range.
+  if ((bf16 && sizeof(F) == 4) || a >= two_to_the<F>(min_normal_exp)) {
+    constexpr int drop = f_mantissa - (p - 1);  // bits of r below T's last significand bit
+    return (b & ((bits_t(1) << drop) - 1)) == bits_t(1) << (drop - 1);
+  }
+  // Below T's normal range its quantum is fixed: 2^(min_normal_exp - (p - 1)).
+  const F t = a * two_to_the<F>(p - 1 - min_normal_exp);
+  if constexpr (sizeof(F) == 4) {
+    return t - ::floorf(t) == 0.5f;
+  } else {
+    return t - ::floor(t) == 0.5;
+  }
+}
+
+/// `a * b + c` as a `T`, rounded once: through `fma` in the compute type for float and double (and integers,
+/// which wrap). For the 16-bit types, `fmaf` rounds the exact value once to float and the result is rounded
+/// to `T`; that second rounding is exact unless the float lands on a midpoint of `T` (`on_midpoint_of`, rare),
+/// where the exact value is rounded in double instead (`sum_rounded_once`). Operands are `T` or
+/// `compute_t<T>` (float).
+template <class T, class A, class B, class C>
+EW_HD T mul_add_rounded(A a, B b, C c) {
+  if constexpr (is_half_precision_v<T>) {
+    const float fa = convert<float>(a), fb = convert<float>(b), fc = convert<float>(c);
+    const float r = ::fmaf(fa, fb, fc);
+    if (!on_midpoint_of<T>(r)) return convert<T>(r);
+    return sum_rounded_once<T>(fa, fb, fc, 1.0f);
+  } else {
+    return mul_add(convert<T>(a), convert<T>(b), convert<T>(c));
+  }
+}
+
+/// `alpha * x + beta * y` as a `T`: one rounding for the 16-bit types (both products are exact in double; a
+/// double fma rounds their sum once and, off a midpoint of `T`, the second rounding is exact);
+/// `fma(alpha, x, beta * y)` (two roundings) for float and double, wrapping for integers.
+template <class T, class C>
+EW_HD T axpby_rounded(C alpha, T x, C beta, T y) {
+  if constexpr (is_half_precision_v<T>) {
+    const float fx = convert<float>(x), fy = convert<float>(y);
+    const double r = ::fma(static_cast<double>(alpha), static_cast<double>(fx), static_cast<double>(beta) * fy);
+    if (!on_midpoint_of<T>(r)) return convert<T>(r);
+    return sum_rounded_once<T>(alpha, fx, beta, fy);
+  } else {
+    return mul_add(alpha, x, wrap_mul(beta, y));
   }
 }
 
@@ -211,14 +300,17 @@ template <class T> struct mul { EW_HD T operator()(T a, T b) const { return down
 /// `a / b`. Integers: truncated toward zero, `x / 0 == 0`, `MIN / -1 == MIN` (see the file comment).
 template <class T> struct div { EW_HD T operator()(T a, T b) const { return down<T>(detail::divide(up(a), up(b))); } };
 
-/// `a * b + c`, one rounding for floating types.
-template <class T> struct fma { EW_HD T operator()(T a, T b, T c) const { return down<T>(detail::mul_add(up(a), up(b), up(c))); } };
+/// `a * b + c`, rounded once for every floating type (`__half` and `__nv_bfloat16` included: exact in double,
+/// then one rounding to `T`).
+template <class T> struct fma { EW_HD T operator()(T a, T b, T c) const { return detail::mul_add_rounded<T>(a, b, c); } };
 
-/// `alpha * x + beta * y` (BLAS axpby), as `fma(alpha, x, beta * y)`: two roundings for floating types.
-template <class T> struct axpby { compute_t<T> alpha, beta; EW_HD T operator()(T x, T y) const { return down<T>(detail::mul_add(alpha, up(x), detail::wrap_mul(beta, up(y)))); } };
+/// `alpha * x + beta * y` (BLAS axpby): rounded once for `__half` and `__nv_bfloat16`; for float and double
+/// `fma(alpha, x, beta * y)`, two roundings.
+template <class T> struct axpby { compute_t<T> alpha, beta; EW_HD T operator()(T x, T y) const { return detail::axpby_rounded<T>(alpha, x, beta, y); } };
 
-/// `alpha * x + beta`, one rounding (fused multiply-add) for floating types.
-template <class T> struct scale_bias { compute_t<T> alpha, beta; EW_HD T operator()(T x) const { return down<T>(detail::mul_add(alpha, up(x), beta)); } };
+/// `alpha * x + beta`, rounded once for every floating type (fused multiply-add; exact in double, then one
+/// rounding, for `__half` and `__nv_bfloat16`).
+template <class T> struct scale_bias { compute_t<T> alpha, beta; EW_HD T operator()(T x) const { return detail::mul_add_rounded<T>(alpha, x, beta); } };
 
 /// `-x`; integers wrap.
 template <class T> struct neg { EW_HD T operator()(T x) const { return down<T>(detail::negate(up(x))); } };
@@ -232,12 +324,14 @@ template <class T> struct min { EW_HD T operator()(T a, T b) const { return down
 /// `max(a, b)`: NaN if either is NaN, `max(-0, +0) == +0` (`torch.maximum`).
 template <class T> struct max { EW_HD T operator()(T a, T b) const { return down<T>(detail::maximum(up(a), up(b))); } };
 
-/// `min(max(x, lo), hi)`; NaN stays NaN. Requires `lo <= hi`.
+/// `min(max(x, lo), hi)`; NaN stays NaN. Requires `lo <= hi`. The bounds are `T`, not `compute_t<T>` (the
+/// one stateful op that keeps its parameters in `T`): the result is `x`, `lo` or `hi` itself, never rounded.
 template <class T> struct clamp { T lo, hi; EW_HD T operator()(T x) const { return up(x) < up(lo) ? lo : (up(hi) < up(x) ? hi : x); } };
 
 /// Converts any element type to `To` with one rounding (`ew::convert`): `ew::cast<float>{}` on bf16 input
-/// gives float, `ew::cast<__nv_bfloat16>{}` rounds back to nearest even. Floating to integer truncates, and
-/// a NaN or out-of-range value is undefined, as `static_cast` is.
+/// gives float, `ew::cast<__nv_bfloat16>{}` rounds back to nearest even (integers too, from their exact
+/// value). Floating to integer truncates toward zero and saturates, NaN giving 0 (`ew::convert` states the
+/// rules); to `bool` it is `x != 0`.
 template <class To> struct cast { template <class From> EW_HD To operator()(From x) const { return convert<To>(x); } };
 
 // --- Activations ----------------------------------------------------------------------------------------------

@@ -24,6 +24,17 @@ using ew::detail::pointer_info;
 using ew::detail::vector_head;
 
 
+/// Runs every thread of a grid of shape `s` over `p` through the kernel's schedule with visitor `v`.
+template <class Visitor>
+void run_grid(const partition& p, const launch_shape& s, Visitor& v) {
+  for (std::size_t b = 0; b < s.blocks; ++b)
+    for (std::size_t t = 0; t < s.block_threads; ++t) block_tile_schedule(p, s, b, t, v);
+}
+
+/// One element size for every pointer.
+void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, std::size_t element_size, int vec,
+              std::size_t blocks, std::size_t block_threads, int per_thread);
+
 /// Records what one simulated thread touches.
 struct recorder {
   std::vector<std::uint8_t>& hits;
@@ -56,19 +67,32 @@ struct recorder {
   }
 };
 
+/// The head `vector_head` must find, by brute force: the smallest `h < vec` after which every pointer is
+/// aligned to its own vector size (`vec` elements of its own size), or `no_vector_path`.
+int brute_force_head(const std::vector<pointer_info>& ptrs, int vec) {
+  for (int h = 0; h < vec; ++h) {
+    bool ok = true;
+    for (const auto& p : ptrs) {
+      ok = ok && p.address % p.element_size == 0 &&
+           (p.address + static_cast<std::size_t>(h) * p.element_size) % (p.element_size * vec) == 0;
+    }
+    if (ok) return h;
+  }
+  return no_vector_path;
+}
+
 /// Simulates a grid of `blocks` x `block_threads` (taking `per_thread` vectors per tile) over `n` elements
-/// for pointers at the given byte offsets; fails the test on the first violation.
-void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, std::size_t element_size, int vec,
-              std::size_t blocks, std::size_t block_threads, int per_thread) {
+/// for pointers at the given byte offsets, each with its own element size; fails the test on the first
+/// violation.
+void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, const std::vector<std::size_t>& sizes,
+              int vec, std::size_t blocks, std::size_t block_threads, int per_thread) {
   std::vector<pointer_info> ptrs;
   for (std::size_t k = 0; k < byte_offsets.size(); ++k) {
     // Distinct 256-byte-aligned bases, then the offset, as cudaMalloc plus pointer arithmetic gives.
-    ptrs.push_back(pointer_info{0x7f0000000000u + 0x100000u * k + byte_offsets[k], element_size});
+    ptrs.push_back(pointer_info{0x7f0000000000u + 0x100000u * k + byte_offsets[k], sizes[k]});
   }
   const int head = vector_head(ptrs.data(), static_cast<int>(ptrs.size()), vec);
-  bool all_same = true;
-  for (auto o : byte_offsets) all_same = all_same && (o / element_size) % vec == (byte_offsets[0] / element_size) % vec;
-  REQUIRE((head != no_vector_path) == all_same);
+  REQUIRE(head == brute_force_head(ptrs, vec));
   const int used_vec = head == no_vector_path ? 1 : vec;
   const partition p = make_partition(n, head == no_vector_path ? 0 : static_cast<std::size_t>(head), used_vec);
   REQUIRE(p.head < static_cast<std::size_t>(used_vec));
@@ -78,8 +102,7 @@ void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, std::
   std::vector<std::uint8_t> hits(n, 0);
   recorder rec{hits, ptrs, p};
   const launch_shape shape{blocks, block_threads, per_thread};
-  for (std::size_t b = 0; b < blocks; ++b)
-    for (std::size_t t = 0; t < block_threads; ++t) block_tile_schedule(p, shape, b, t, rec);
+  run_grid(p, shape, rec);
   REQUIRE(rec.out_of_range == 0);
   REQUIRE(rec.bad_alignment == 0);
   std::size_t wrong = 0, first_wrong = n;
@@ -92,7 +115,47 @@ void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, std::
   REQUIRE(wrong == 0);
 }
 
+void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, std::size_t element_size, int vec,
+              std::size_t blocks, std::size_t block_threads, int per_thread) {
+  simulate(n, byte_offsets, std::vector<std::size_t>(byte_offsets.size(), element_size), vec, blocks, block_threads,
+           per_thread);
+}
+
+/// Counts the vector tiles each block takes (a visitor for `block_tile_schedule`), keyed by the tile's
+/// first vector.
+struct tile_counter {
+  std::size_t tile;
+  std::vector<std::vector<std::size_t>>& tiles_of_block;
+  std::size_t block = 0;
+  void scalar(std::size_t) {}
+  void vectors(std::size_t first, std::size_t, int) {
+    auto& t = tiles_of_block[block];
+    const std::size_t id = first / tile;
+    if (t.empty() || t.back() != id) t.push_back(id);
+  }
+};
+
 }  // namespace
+
+TEST_CASE("vector_head with mixed element sizes matches a brute-force search", "[partition]") {
+  // Every pair of sizes {1, 2, 4, 8} at every byte offset 0..15, for every vector width the wider one allows:
+  // the head must make every pointer aligned to its own vector, and the whole grid must still cover each
+  // element once.
+  for (std::size_t sa : {1, 2, 4, 8}) {
+    for (std::size_t sb : {1, 2, 4, 8}) {
+      for (int vec = 1; vec * (sa > sb ? sa : sb) <= 16; vec *= 2) {
+        for (std::size_t oa = 0; oa < 16; ++oa) {
+          for (std::size_t ob = 0; ob < 16; ++ob) {
+            INFO("sizes " << sa << "," << sb << " offsets " << oa << "," << ob << " vec " << vec);
+            std::vector<pointer_info> ptrs{{0x10000 + oa, sa}, {0x90000 + ob, sb}};
+            REQUIRE(vector_head(ptrs.data(), 2, vec) == brute_force_head(ptrs, vec));
+            if (oa % sa == 0 && ob % sb == 0) simulate(257, {oa, ob}, {sa, sb}, vec, 3, 32, 2);
+          }
+        }
+      }
+    }
+  }
+}
 
 TEST_CASE("vector_head aligns every pointer or refuses", "[partition]") {
   for (std::size_t size : {1, 2, 4, 8}) {
@@ -114,7 +177,10 @@ TEST_CASE("vector_head aligns every pointer or refuses", "[partition]") {
 }
 
 TEST_CASE("block-tile schedule covers each element once with aligned vectors", "[partition]") {
-  const std::vector<std::pair<std::size_t, std::size_t>> grids{{1, 32}, {3, 64}, {7, 128}, {132, 256}};
+  // Small grids too (fewer threads than a head or tail holds, several blocks of one or a few threads), so a
+  // head/tail loop that strode by the block instead of the grid would handle elements twice.
+  const std::vector<std::pair<std::size_t, std::size_t>> grids{{1, 1},  {2, 1},  {3, 2},    {5, 3},
+                                                               {1, 32}, {3, 64}, {7, 128}, {132, 256}};
   for (std::size_t element_size : {1, 2, 4, 8}) {
     for (int vec = 1; vec * element_size <= 16; vec *= 2) {
       for (std::size_t n : ew_test::edge_sizes()) {
@@ -128,6 +194,7 @@ TEST_CASE("block-tile schedule covers each element once with aligned vectors", "
           for (auto [blocks, threads] : grids) {
             for (int per_thread : {1, 2, 4}) {
               if (n > 100000 && (blocks * threads < 1024 || per_thread == 2)) continue;
+              if (n > 300 && blocks * threads < 32) continue;
               INFO("n=" << n << " size=" << element_size << " vec=" << vec << " offsets=" << a << "," << b
                         << " grid=" << blocks << "x" << threads << " per_thread=" << per_thread);
               simulate(n, {a, b}, element_size, vec, blocks, threads, per_thread);
@@ -185,4 +252,62 @@ TEST_CASE("launch plan: one tile per block, unroll vectors per thread, optional 
   const partition huge = make_partition((std::size_t{1} << 33) + 5, 3, 16);
   REQUIRE(huge.vectors == ((std::size_t{1} << 33) + 2) / 16);
   REQUIRE(huge.n - huge.body_end() == 2);
+}
+
+TEST_CASE("launch plan: the default policy gives each block at most one tile", "[partition]") {
+  // plan_launch's own shape, run through the kernel's schedule, for sizes that are not whole tiles: a grid
+  // rounded down, or a partial tile sent to a block that already has one, would give a block two tiles.
+  using ew::detail::plan_launch;
+  const ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
+  for (int vec : {1, 4, 8}) {
+    for (int unroll : {1, 2}) {
+      for (std::size_t n : {1u, 3u, 255u, 1023u, 4096u + 7u, 65536u + 1000u, 1000003u}) {
+        for (std::size_t head : {0u, 1u}) {
+          const partition p = make_partition(n, head % static_cast<std::size_t>(vec), vec);
+          const launch_shape s = plan_launch(p, 0, unroll, policy);
+          INFO("n=" << n << " vec=" << vec << " unroll=" << unroll << " blocks=" << s.blocks);
+          std::vector<std::vector<std::size_t>> tiles(s.blocks);
+          tile_counter c{s.block_threads * static_cast<std::size_t>(s.per_thread), tiles};
+          for (std::size_t b = 0; b < s.blocks; ++b) {
+            c.block = b;
+            for (std::size_t t = 0; t < s.block_threads; ++t) block_tile_schedule(p, s, b, t, c);
+          }
+          std::size_t used = 0;
+          for (const auto& t : tiles) {
+            REQUIRE(t.size() <= 1);
+            used += t.size();
+          }
+          // Every block but possibly one (when the body is empty) has work: no idle blocks either.
+          REQUIRE(used + 1 >= s.blocks);
+          std::vector<std::uint8_t> hits(n, 0);
+          std::vector<pointer_info> ptrs{{0x10000 + p.head * 4, 4}};
+          recorder rec{hits, ptrs, p};
+          run_grid(p, s, rec);
+          REQUIRE(rec.out_of_range == 0);
+          std::size_t wrong = 0;
+          for (std::size_t i = 0; i < n; ++i) wrong += hits[i] != 1;
+          REQUIRE(wrong == 0);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("launch plan: block sizes clamped to what the kernels are compiled for, grid capped at 2^31 - 1",
+          "[partition]") {
+  using ew::detail::plan_launch;
+  ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
+  const partition p = make_partition(1u << 20, 0, 4);
+  policy.block_threads = 4096;  // more than __launch_bounds__ allows: the launch would fail
+  REQUIRE(plan_launch(p, 0, 2, policy).block_threads == static_cast<std::size_t>(ew::tuning::max_block_threads));
+  policy.block_threads = 1;
+  REQUIRE(plan_launch(p, 0, 2, policy).block_threads == 1);
+  // 2^45 elements: 2^43 vectors of 4, 2^35 tiles of 256, more than the grid's x dimension holds.
+  const ew::tuning::launch_policy def = ew::tuning::policy_for_cc(90);
+  const launch_shape huge = plan_launch(make_partition(std::size_t{1} << 45, 0, 4), 0, 2, def);
+  REQUIRE(huge.blocks == 0x7fffffffu);
+  REQUIRE(huge.block_threads == 128);
+  // The block loop then covers the rest: a small analogue (a grid capped below the tile count) still
+  // handles every element once.
+  simulate(100003, {0, 0}, 4, 4, 3, 32, 2);
 }

@@ -2,7 +2,8 @@
 //
 // Main for ew_debug_tests (the tests built with EW_DEBUG_SYNC). `--gpu` (removed before Catch2 sees the
 // arguments) says the selected tests need a GPU: without a usable device the run then exits with 77, which
-// ctest reports as skipped. Without `--gpu` every selected test runs; the [debug_host] ones need no GPU.
+// ctest reports as skipped. `--no-gpu` says they need a machine without one: with a usable device the run
+// exits with 77. Without either, every selected test runs; the [debug_host] ones run anywhere.
 #define CATCH_CONFIG_RUNNER
 #include <cstdio>
 #include <cstring>
@@ -14,20 +15,27 @@
 
 int main(int argc, char* argv[]) {
   std::vector<char*> args;
-  bool needs_gpu = false;
+  bool needs_gpu = false, needs_no_gpu = false;
   for (int i = 0; i < argc; ++i) {
     if (i > 0 && std::strcmp(argv[i], "--gpu") == 0) {
       needs_gpu = true;
+    } else if (i > 0 && std::strcmp(argv[i], "--no-gpu") == 0) {
+      needs_no_gpu = true;
     } else {
       args.push_back(argv[i]);
     }
   }
-  if (needs_gpu) {
+  if (needs_gpu || needs_no_gpu) {
     int count = 0;
     const cudaError_t err = cudaGetDeviceCount(&count);
-    if (err != cudaSuccess || count == 0) {
+    const bool usable = err == cudaSuccess && count > 0;
+    if (needs_gpu && !usable) {
       std::printf("SKIPPED: no usable CUDA device (%s)\n",
                   err != cudaSuccess ? cudaGetErrorString(err) : "0 devices");
+      return 77;
+    }
+    if (needs_no_gpu && usable) {
+      std::printf("SKIPPED: needs a machine without a usable CUDA device (%d found)\n", count);
       return 77;
     }
   }

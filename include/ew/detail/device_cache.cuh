@@ -3,7 +3,7 @@
 
 /// @file
 /// Per-device facts the launcher needs on every call (SM count, compute capability, each kernel's
-/// occupancy), queried once per device and cached. Lock-free: each slot is one atomic word, 0 meaning "not
+/// occupancy and whether its image can wait for a programmatic launch), queried once per device and cached. Lock-free: each slot is one atomic word, 0 meaning "not
 /// known yet". Two threads that miss at once both query and store the same value, which is harmless, so
 /// no lock is needed and a hit costs one relaxed atomic load.
 
@@ -105,6 +105,28 @@ cudaError_t query_occupancy(int device, int block_threads, int& blocks_per_sm) {
         return e;
       });
   if (err == cudaSuccess) blocks_per_sm = static_cast<int>(w & 0xffffffffu);
+  return err;
+}
+
+/// Whether the image of `Kernel` that runs on the current device `device` contains `griddepcontrol.wait`,
+/// i.e. was compiled from PTX of version EW_DETAIL_PROGRAMMATIC_WAIT_ARCH / 10 or later (kernels.cuh): only
+/// then may it be launched with programmatic stream serialization. The device's compute capability does not
+/// say this: a program built for `compute_80` runs a JIT-compiled image without the wait on an H200, and a
+/// programmatic launch of it read stale data (51,380,224 of 52,428,800 elements over 50 runs of 2^20 behind a
+/// producer that triggered early). One cache per kernel instantiation, so a hit is one atomic load.
+template <auto Kernel>
+cudaError_t query_programmatic_wait(int device, bool& has_wait) {
+  static per_device_cache cache;  // one per kernel: Kernel is the kernel's address
+  std::uint64_t w = 0;
+  const cudaError_t err = cached_or_query(
+      cache, device, w, [](std::uint64_t) { return true; },
+      [](std::uint64_t& word) {
+        cudaFuncAttributes attr{};
+        const cudaError_t e = cudaFuncGetAttributes(&attr, Kernel);
+        if (e == cudaSuccess) word = attr.ptxVersion * 10 >= EW_DETAIL_PROGRAMMATIC_WAIT_ARCH ? 2 : 1;
+        return e;
+      });
+  if (err == cudaSuccess) has_wait = w == 2;
   return err;
 }
 

@@ -21,25 +21,25 @@
 #include "kernels.cuh"
 #include "partition.cuh"
 
-#if defined(EW_DEBUG_SYNC) && !defined(EW_CHECK_POINTERS)
-#define EW_CHECK_POINTERS
-#endif
-
 namespace ew {
 namespace detail {
+// The functions that EW_DEBUG_SYNC and EW_CHECK_POINTERS change, and all that call them, are in a namespace
+// named after the configuration (config.cuh), so translation units built with and without them do not
+// share definitions.
+inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 
 /// The launch shape for partition `p`: `unroll` vectors per thread per tile (fewer if the policy pins it),
-/// the policy's block size (or `tile_vectors / per_thread`), one tile per block unless the policy's
-/// `waves` caps the grid at that many times `resident_blocks` (SMs x occupancy), in which case blocks loop
-/// over tiles.
+/// the policy's block size (or `tile_vectors / per_thread`, at least a warp), one tile per block unless the
+/// policy's `waves` caps the grid at that many times `resident_blocks` (SMs x occupancy), in which case
+/// blocks loop over tiles. Block sizes are clamped to `[1, max_block_threads]`: the kernels are compiled
+/// for at most that many threads (`__launch_bounds__`), and a launch of more would fail.
 EW_HD launch_shape plan_launch(const partition& p, std::size_t resident_blocks, int unroll,
                                const tuning::launch_policy& policy) {
   const int per_thread = policy.per_thread > 0 && policy.per_thread < unroll ? policy.per_thread : unroll;
-  std::size_t bt = static_cast<std::size_t>(policy.block_threads);
-  if (bt == 0) {
-    const int derived = policy.tile_vectors / per_thread;
-    bt = static_cast<std::size_t>(derived < 32 ? 32 : (derived > tuning::max_block_threads ? tuning::max_block_threads : derived));
-  }
+  const int wanted = policy.block_threads > 0 ? policy.block_threads
+                     : policy.tile_vectors / per_thread < 32 ? 32
+                                                             : policy.tile_vectors / per_thread;
+  const std::size_t bt = static_cast<std::size_t>(wanted > tuning::max_block_threads ? tuning::max_block_threads : wanted);
   const std::size_t units = p.vectors > 0 ? p.vectors : p.scalars();
   const std::size_t tile = bt * static_cast<std::size_t>(per_thread);
   std::size_t blocks = (units + tile - 1) / tile;
@@ -62,8 +62,8 @@ inline bool ranges_overlap(std::uintptr_t a, std::size_t a_bytes, std::uintptr_t
 inline cudaError_t check_pointers(const pointer_info* ptrs, int num_out, int num_ptrs, std::size_t n) {
   for (int k = 0; k < num_ptrs; ++k) {
     if (ptrs[k].address == 0) return fail(cudaErrorInvalidValue, "ew::elementwise: null pointer with n > 0");
-    if (ptrs[k].address % ptrs[k].element_size != 0) {
-      return fail(cudaErrorInvalidValue, "ew::elementwise: pointer not aligned to its element size");
+    if (ptrs[k].address % ptrs[k].alignment != 0) {
+      return fail(cudaErrorInvalidValue, "ew::elementwise: pointer not aligned to its element type (alignof)");
     }
     if (n > SIZE_MAX / ptrs[k].element_size || n * ptrs[k].element_size > UINTPTR_MAX - ptrs[k].address) {
       return fail(cudaErrorInvalidValue, "ew::elementwise: n elements do not fit in the address space");
@@ -149,7 +149,13 @@ cudaError_t launch_kernel(const launch_args& args, const Op& op, const partition
   config.blockDim = dim3(static_cast<unsigned>(shape.block_threads));
   config.stream = stream;
   cudaLaunchAttribute attribute{};
-  if (args.policy.programmatic_launch && args.facts.cc >= 90) {
+  bool programmatic = args.policy.programmatic_launch && args.facts.cc * 10 >= EW_DETAIL_PROGRAMMATIC_WAIT_ARCH;
+  if (programmatic) {
+    // Only an image with the wait may start before its predecessor ends (device_cache.cuh says why).
+    err = query_programmatic_wait<Kernel>(args.device, programmatic);
+    if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+  }
+  if (programmatic) {
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
     config.attrs = &attribute;
@@ -166,14 +172,17 @@ cudaError_t launch_kernel(const launch_args& args, const Op& op, const partition
   return fail(cudaSuccess, "");
 }
 
+/// The vector width ew uses when the caller names none: 16 bytes for the widest element type, or 1 (the
+/// scalar path) when an element type cannot be vectorized (`float3`, or over 16 bytes).
 template <class... T>
-constexpr bool all_element_sizes_at_most_16() {
-  return ((sizeof(T) <= 16) && ...);
-}
+inline constexpr int default_vec_width =
+    !(is_vectorizable_v<T> && ...) || max_size<T...>() >= 16 ? 1 : static_cast<int>(16 / max_size<T...>());
 
-/// The vector width ew uses when the caller names none: 16 bytes for the widest element type.
-template <class... T>
-inline constexpr int default_vec_width = max_size<T...>() >= 16 ? 1 : static_cast<int>(16 / max_size<T...>());
+/// Address, size and alignment of a typed pointer.
+template <class T>
+pointer_info info_of(const T* p) {
+  return pointer_info{reinterpret_cast<std::uintptr_t>(p), sizeof(T), alignof(T)};
+}
 
 /// `ew::elementwise` with every compile-time choice explicit: `Vec` elements per vector access and the
 /// kernel `Shape` (unroll, cache hints). The tuning binary calls this to sweep shapes; users call
@@ -191,10 +200,13 @@ cudaError_t launch(const Op& op, std::size_t n, const outputs<Out...>& out, cons
                 "per input, by value, and return the output value)");
   static_assert(result_fits_outputs<result, Out...>(),
                 "ew::elementwise: with N outputs, Op must return a tuple-like value of N elements");
-  static_assert(all_element_sizes_at_most_16<Out..., In...>(), "ew::elementwise: elements of at most 16 bytes");
   static_assert(Vec == 1 || Vec == 2 || Vec == 4 || Vec == 8 || Vec == 16,
                 "ew::elementwise: VecWidth must be 1, 2, 4, 8 or 16");
-  static_assert(Vec * max_size<Out..., In...>() <= tuning::vector_bytes,
+  constexpr bool vectorizable = (is_vectorizable_v<Out> && ...) && (is_vectorizable_v<In> && ...);
+  static_assert(Vec == 1 || vectorizable,
+                "ew::elementwise: VecWidth > 1 needs every element type to be 1, 2, 4, 8 or 16 bytes; other sizes "
+                "(float3, structs over 16 bytes) take the scalar path, which ew::vec_auto or VecWidth 1 selects");
+  static_assert(Vec == 1 || Vec * max_size<Out..., In...>() <= tuning::vector_bytes,
                 "ew::elementwise: VecWidth * sizeof(element) must be at most 16 bytes for every input and output "
                 "type (one vector access moves at most 16 bytes)");
   static_assert(Unroll >= 1 && Unroll <= 16, "ew::elementwise: Unroll must be in [1, 16]");
@@ -206,12 +218,8 @@ cudaError_t launch(const Op& op, std::size_t n, const outputs<Out...>& out, cons
   pointer_info ptrs[num_ptrs];
   {
     int k = 0;
-    cuda::std::apply(
-        [&](auto... p) { ((ptrs[k++] = pointer_info{reinterpret_cast<std::uintptr_t>(p), sizeof(*p)}), ...); },
-        out.ptrs);
-    cuda::std::apply(
-        [&](auto... p) { ((ptrs[k++] = pointer_info{reinterpret_cast<std::uintptr_t>(p), sizeof(*p)}), ...); },
-        in.ptrs);
+    cuda::std::apply([&](auto... p) { ((ptrs[k++] = info_of(p)), ...); }, out.ptrs);
+    cuda::std::apply([&](auto... p) { ((ptrs[k++] = info_of(p)), ...); }, in.ptrs);
   }
   cudaError_t err = check_pointers(ptrs, num_out, num_ptrs, n);
   if (err != cudaSuccess) return err;
@@ -221,14 +229,17 @@ cudaError_t launch(const Op& op, std::size_t n, const outputs<Out...>& out, cons
   if (err != cudaSuccess) return err;
   if (policy != nullptr) args.policy = *policy;
 
-  const int head = vector_head(ptrs, num_ptrs, Vec);
-  if (head != no_vector_path) {
-    constexpr auto kernel = &elementwise_kernel<Op, Vec, Unroll, Load, Store, out_ptrs, in_ptrs>;
-    return launch_kernel<kernel, Unroll>(args, op, make_partition(n, static_cast<std::size_t>(head), Vec),
-                                         out.ptrs, in.ptrs, stream);
+  if constexpr (vectorizable) {
+    const int head = vector_head(ptrs, num_ptrs, Vec);
+    if (head != no_vector_path) {
+      constexpr auto kernel = &elementwise_kernel<Op, Vec, Unroll, Load, Store, out_ptrs, in_ptrs>;
+      return launch_kernel<kernel, Unroll>(args, op, make_partition(n, static_cast<std::size_t>(head), Vec),
+                                           out.ptrs, in.ptrs, stream);
+    }
   }
-  // The pointers sit at different offsets within a vector: every access goes one element at a time, with
-  // as many loads in flight per thread as the vectorized path has elements (capped at 16).
+  // The pointers sit at different offsets within a vector (or an element type has no vector form): every
+  // access goes one element at a time, with as many loads in flight per thread as the vectorized path has
+  // elements (capped at 16).
   constexpr int scalar_unroll = Unroll * Vec < 16 ? Unroll * Vec : 16;
   // Tiles keep the vectorized path's size in elements, so blocks get the same amount of work.
   constexpr auto kernel = &elementwise_kernel<Op, 1, scalar_unroll, Load, Store, out_ptrs, in_ptrs>;
@@ -246,5 +257,6 @@ cudaError_t launch_default(const Op& op, std::size_t n, const outputs<Out...>& o
   return launch<vec, unroll, shape.load, shape.store>(op, n, out, in, stream);
 }
 
+}  // namespace EW_DETAIL_CONFIG_NAMESPACE
 }  // namespace detail
 }  // namespace ew

@@ -2,7 +2,9 @@
 #pragma once
 
 /// @file
-/// The one element-wise kernel. Device code only; the host side that sizes and launches it is dispatch.cuh.
+/// The one element-wise kernel. The per-thread body (`elementwise_thread`) is `__host__ __device__`, so the
+/// host tests run it over simulated grids with vector_access.cuh's host twins; the kernel itself is device
+/// code, sized and launched by dispatch.cuh.
 
 #include <cstddef>
 
@@ -21,7 +23,7 @@ namespace detail {
 
 /// Writes part `K` of an op's result: the result itself for one output, its `K`-th element for several.
 template <std::size_t K, std::size_t NumOut, class R>
-__device__ __forceinline__ decltype(auto) result_part(R& r) {
+EW_HD decltype(auto) result_part(R& r) {
   if constexpr (NumOut == 1) {
     return (r);
   } else {
@@ -50,10 +52,14 @@ struct elementwise_thread {
   std::size_t head;
 
   /// Element `i`, one load per input and one store per output.
-  __device__ __forceinline__ void scalar(std::size_t i) { scalar_impl(i, in_seq{}, out_seq{}); }
+  // nv_exec_check_disable here and below: `Op` may be device-only (a `__device__` functor); the host
+  // instantiation exists only for the host tests, which use `__host__ __device__` ops.
+#pragma nv_exec_check_disable
+  EW_HD void scalar(std::size_t i) { scalar_impl(i, in_seq{}, out_seq{}); }
 
   /// Vectors `first + u * stride` for `u < count`. All loads are issued before the first use.
-  __device__ __forceinline__ void vectors(std::size_t first, std::size_t stride, int count) {
+#pragma nv_exec_check_disable
+  EW_HD void vectors(std::size_t first, std::size_t stride, int count) {
     if (count == Unroll) {
       vectors_impl<true>(first, stride, count, in_seq{}, out_seq{});
     } else {
@@ -62,30 +68,32 @@ struct elementwise_thread {
   }
 
  private:
+#pragma nv_exec_check_disable
   template <std::size_t... I, std::size_t... O>
-  __device__ __forceinline__ void scalar_impl(std::size_t i, cuda::std::index_sequence<I...>,
+  EW_HD void scalar_impl(std::size_t i, cuda::std::index_sequence<I...>,
                                               cuda::std::index_sequence<O...>) {
     auto r = op(cuda::std::get<I>(ins)[i]...);
     ((cuda::std::get<O>(outs)[i] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
   }
 
+#pragma nv_exec_check_disable
   template <bool Full, std::size_t... I, std::size_t... O>
-  __device__ __forceinline__ void vectors_impl(std::size_t first, std::size_t stride, int count,
+  EW_HD void vectors_impl(std::size_t first, std::size_t stride, int count,
                                                cuda::std::index_sequence<I...>,
                                                cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, Unroll>...> loaded;
-#pragma unroll
+EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       if (Full || u < count) {
         const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
         ((cuda::std::get<I>(loaded)[u] = load_vector<Load, Vec>(cuda::std::get<I>(ins) + e)), ...);
       }
     }
-#pragma unroll
+EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       if (Full || u < count) {
         cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
-#pragma unroll
+EW_DETAIL_UNROLL
         for (int j = 0; j < Vec; ++j) {
           auto r = op(cuda::std::get<I>(loaded)[u].elements.v[j]...);
           ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
@@ -112,12 +120,14 @@ template <class Op, int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_
           class InPtrs>
 EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
     elementwise_kernel(Op op, partition p, launch_shape s, OutPtrs outs, InPtrs ins) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= EW_DETAIL_PROGRAMMATIC_WAIT_ARCH
   // Programmatic dependent launch (sm_90+): when the launch allowed it, this grid may start while the
   // previous kernel in the stream is still finishing. `griddepcontrol.wait` blocks until that kernel has
   // completed and its writes are visible, so nothing below can read stale data; without the launch
   // attribute it returns at once. `launch_dependents` lets the next kernel begin its launch as soon as
-  // every block of this one has started: its blocks then wait in turn.
+  // every block of this one has started: its blocks then wait in turn. An image of this kernel compiled
+  // for an older architecture (PTX for compute_80, JIT-compiled on an H200) has no wait, so the host asks
+  // for programmatic launch only for images whose PTX version is at least this (dispatch.cuh).
   asm volatile("griddepcontrol.wait;" ::: "memory");
   asm volatile("griddepcontrol.launch_dependents;");
 #endif

@@ -10,6 +10,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
+#include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
 #include "config.cuh"
@@ -42,8 +43,75 @@ inline constexpr bool is_half_precision_v =
 template <class T>
 inline constexpr bool is_floating_v = cuda::std::is_floating_point_v<T> || is_half_precision_v<T>;
 
-/// Converts any supported element or compute value to `To`. Unlike `static_cast`, this works between the
-/// 16-bit floating types and every arithmetic type, on host and device, with one rounding.
+namespace detail {
+
+/// `2^k` in `F`, at compile time (`k` within the exponent range of `F`, negative too).
+template <class F>
+EW_HD constexpr F two_to_the(int k) {
+  F r = F(1);
+  for (int i = 0; i < k; ++i) r *= F(2);
+  for (int i = 0; i > k; --i) r /= F(2);
+  return r;
+}
+
+/// Floating `x` (float or double) to integer `To`, defined for every input, the same on host and device:
+/// NaN gives 0; otherwise `x` is truncated toward zero and saturated to `To`'s range. This is what the GPU's
+/// `cvt.rzi.sat` does, whereas `static_cast` is undefined for NaN and out-of-range values (and host and device
+/// disagree there: NaN -> int gave INT_MIN on x86-64 and 0 on the H200; 300.0 -> int8 gave 44).
+template <class To, class F>
+EW_HD To saturating_truncation(F x) {
+  using limits = cuda::std::numeric_limits<To>;
+  // 2^digits is max + 1: exact in F, unlike max itself (2^31 - 1 is not a float).
+  constexpr F above_max = two_to_the<F>(limits::digits);
+  if (x != x) return To(0);
+  if (x >= above_max) return limits::max();
+  if constexpr (cuda::std::is_signed_v<To>) {
+    if (x <= -above_max) return limits::min();  // -2^digits is min, exactly
+  } else {
+    if (x <= F(-1)) return To(0);  // (-1, 0) truncates to 0 below
+  }
+  return static_cast<To>(x);  // trunc(x) is in range here: defined
+}
+
+/// Integer `x` to `__half` or `__nv_bfloat16`, rounded once (to nearest, ties to even) from its exact value.
+/// Through `float` an integer above 2^24 would round twice (16842753 gave 16777216 in bf16, where 16908288 is
+/// the nearest).
+template <class To, class I>
+EW_HD To integer_to_16_bit(I x) {
+  constexpr bool bf16 = cuda::std::is_same_v<To, __nv_bfloat16>;
+  if constexpr (sizeof(I) <= 2 || cuda::std::is_same_v<I, bool>) {
+    // Exact in float, so the one rounding is float's to 16 bits.
+    return bf16 ? To(__float2bfloat16_rn(static_cast<float>(x))) : To(__float2half_rn(static_cast<float>(x)));
+  } else if constexpr (cuda::std::is_signed_v<I>) {
+    const long long v = static_cast<long long>(x);
+    if constexpr (bf16) {
+      return __ll2bfloat16_rn(v);
+    } else {
+      return __ll2half_rn(v);
+    }
+  } else {
+    const unsigned long long v = static_cast<unsigned long long>(x);
+    if constexpr (bf16) {
+      return __ull2bfloat16_rn(v);
+    } else {
+      return __ull2half_rn(v);
+    }
+  }
+}
+
+}  // namespace detail
+
+/// Converts any supported element or compute value to `To`, on host and device, with one rounding and a
+/// defined result for every input:
+/// - to `__half` / `__nv_bfloat16`: rounded to nearest, ties to even, once (from float, double or the exact
+///   integer), overflowing to infinity;
+/// - floating to integer (`bool` aside): NaN gives 0, otherwise truncation toward zero, saturated to the
+///   integer's range (300.0 -> int8 is 127, -1.0 -> uint8 is 0, 1e30 -> int32 is INT_MAX), as the GPU's
+///   `cvt.rzi.sat` and unlike `static_cast`, which is undefined there;
+/// - to `bool`: `x != 0` (NaN is true), as in C++;
+/// - integer to integer, and the rest: `static_cast` (integers wrap modulo 2^bits; double to float rounds to
+///   nearest).
+/// The kernel converts each op result to its output type with this, so the same rules hold for every output.
 template <class To, class From>
 EW_HD To convert(From x) {
   if constexpr (cuda::std::is_same_v<To, From>) {
@@ -52,18 +120,26 @@ EW_HD To convert(From x) {
     return convert<To>(__half2float(x));
   } else if constexpr (cuda::std::is_same_v<From, __nv_bfloat16>) {
     return convert<To>(__bfloat162float(x));
-  } else if constexpr (cuda::std::is_same_v<To, __half>) {
-    if constexpr (cuda::std::is_same_v<From, double>) {
-      return __double2half(x);
+  } else if constexpr (cuda::std::is_same_v<To, __half> || cuda::std::is_same_v<To, __nv_bfloat16>) {
+    constexpr bool bf16 = cuda::std::is_same_v<To, __nv_bfloat16>;
+    if constexpr (cuda::std::is_integral_v<From>) {
+      return detail::integer_to_16_bit<To>(x);
+    } else if constexpr (cuda::std::is_same_v<From, double>) {
+      if constexpr (bf16) {
+        return __double2bfloat16(x);
+      } else {
+        return __double2half(x);
+      }
     } else {
-      return __float2half_rn(static_cast<float>(x));
+      if constexpr (bf16) {
+        return __float2bfloat16_rn(static_cast<float>(x));
+      } else {
+        return __float2half_rn(static_cast<float>(x));
+      }
     }
-  } else if constexpr (cuda::std::is_same_v<To, __nv_bfloat16>) {
-    if constexpr (cuda::std::is_same_v<From, double>) {
-      return __double2bfloat16(x);
-    } else {
-      return __float2bfloat16_rn(static_cast<float>(x));
-    }
+  } else if constexpr (cuda::std::is_integral_v<To> && !cuda::std::is_same_v<To, bool> &&
+                       cuda::std::is_floating_point_v<From>) {
+    return detail::saturating_truncation<To>(x);
   } else {
     return static_cast<To>(x);
   }

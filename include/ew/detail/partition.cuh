@@ -18,17 +18,21 @@ namespace detail {
 /// Sentinel from `vector_head`: the pointers cannot all be vector-aligned at the same element index.
 inline constexpr int no_vector_path = -1;
 
-/// Address and element size of one pointer argument (input or output).
+/// Address, element size and element alignment of one pointer argument (input or output). The alignment is
+/// `alignof` the element type, which can be less than its size (`float3`: 12 and 4; a packed 16-byte struct:
+/// 16 and 4); it defaults to the size.
 struct pointer_info {
   std::uintptr_t address;
   std::size_t element_size;
+  std::size_t alignment = element_size;
 };
 
 /// Number of leading elements to handle one by one so that, from there on, every pointer is aligned to
 /// `vec * element_size` bytes (the size of its vector access). Returns `no_vector_path` when no such
 /// count exists: the pointers sit at different element offsets within their vectors, or one of them is not
 /// even aligned to its element size. With all accesses `vec` elements wide the condition is simply that
-/// every pointer has the same element offset modulo `vec`.
+/// every pointer has the same element offset modulo `vec`. Pointers not aligned to their element size (an
+/// under-aligned struct, allowed by its `alignof`) take the scalar path.
 EW_HD int vector_head(const pointer_info* ptrs, int count, int vec) {
   int misalignment = -1;
   for (int k = 0; k < count; ++k) {

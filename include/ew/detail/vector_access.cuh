@@ -2,9 +2,14 @@
 #pragma once
 
 /// @file
-/// Aligned vector loads and stores of up to 16 bytes, with cache hints. Device only.
+/// Vector loads and stores of up to 16 bytes, with cache hints. On the device they are inline PTX; on the
+/// host the same functions copy bytes (`memcpy`), so the host tests can run the kernel's per-thread body
+/// (kernels.cuh) over simulated grids and check what it computes and where it writes.
 
 #include <cstdint>
+#include <cstring>
+
+#include <nv/target>
 
 #include <cuda/std/type_traits>
 
@@ -14,14 +19,26 @@
 namespace ew {
 namespace detail {
 
-/// `Vec` elements of `T`, aligned to their total size, which is what one vector access moves.
+/// True when `Bytes` is the size of a register word one access can move: 1, 2, 4, 8 or 16.
+template <std::size_t Bytes>
+inline constexpr bool is_word_size_v = Bytes == 1 || Bytes == 2 || Bytes == 4 || Bytes == 8 || Bytes == 16;
+
+/// True when an array of `T` can take the vectorized path: its size is a power of two of at most 16 bytes,
+/// so that vectors of it are whole register words. Other element types (`float3`, 12 bytes; anything over
+/// 16 bytes) always take the scalar path, one element per access, at the element's own alignment.
+template <class T>
+inline constexpr bool is_vectorizable_v = is_word_size_v<sizeof(T)>;
+
+/// `Vec` elements of `T`, aligned to their total size when that is a register word's (which is what one
+/// vector access moves), else to `T`'s own alignment (`Vec` is then 1: see `is_vectorizable_v`).
 template <class T, int Vec>
-struct alignas(sizeof(T) * Vec) aligned_vector {
+struct alignas(is_word_size_v<sizeof(T) * Vec> ? sizeof(T) * Vec : alignof(T)) aligned_vector {
   T v[Vec];
 };
 
-/// Unsigned integer type of `Bytes` bytes (1 to 16): the register type a vector access goes through.
-template <int Bytes>
+/// Unsigned integer type of `Bytes` bytes (1, 2, 4, 8 or 16): the register type a vector access goes
+/// through.
+template <std::size_t Bytes>
 struct raw_word;
 template <>
 struct raw_word<1> {
@@ -47,107 +64,148 @@ struct raw_word<16> {
 // Loads and stores go through inline PTX for 4-, 8- and 16-byte words. Written as plain C++, NVVM split
 // half of the 16-byte stores of an unrolled kernel into 4-byte ones (CUDA 13.0, f32 add, 4 vectors per
 // thread: 6 st.global.v4 and 24 st.global.f32 in the PTX); PTX states the width and the cache operator
-// outright.
+// outright. Every asm load is `volatile` with a "memory" clobber, like the stores: without them the compiler
+// may treat a load as a pure function of its address and move it above the kernel's `griddepcontrol.wait`
+// (kernels.cuh), the barrier that makes programmatic launch safe. (Plain C++ loads cannot cross that asm's
+// own "memory" clobber.)
 
 template <tuning::cache_hint Hint>
-__device__ __forceinline__ uint4 load_word(const uint4* p) {
+EW_HD uint4 load_word(const uint4* p) {
   uint4 r;
-  if constexpr (Hint == tuning::cache_hint::streaming) {
-    asm("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-  } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
-    asm("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-        : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-        : "l"(p));
-  } else {
-    asm("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];" : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w) : "l"(p));
-  }
+  NV_IF_TARGET(
+      NV_IS_DEVICE,
+      (if constexpr (Hint == tuning::cache_hint::streaming) {
+        asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                     : "l"(p)
+                     : "memory");
+      } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
+        asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                     : "l"(p)
+                     : "memory");
+      } else {
+        asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                     : "l"(p)
+                     : "memory");
+      }),
+      (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
 template <tuning::cache_hint Hint>
-__device__ __forceinline__ uint2 load_word(const uint2* p) {
+EW_HD uint2 load_word(const uint2* p) {
   uint2 r;
-  if constexpr (Hint == tuning::cache_hint::streaming) {
-    asm("ld.global.cs.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p));
-  } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
-    asm("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p));
-  } else {
-    asm("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p));
-  }
+  NV_IF_TARGET(
+      NV_IS_DEVICE,
+      (if constexpr (Hint == tuning::cache_hint::streaming) {
+        asm volatile("ld.global.cs.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+      } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
+        asm volatile("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+      } else {
+        asm volatile("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+      }),
+      (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
 template <tuning::cache_hint Hint>
-__device__ __forceinline__ unsigned load_word(const unsigned* p) {
+EW_HD unsigned load_word(const unsigned* p) {
   unsigned r;
-  if constexpr (Hint == tuning::cache_hint::streaming) {
-    asm("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"(p));
-  } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
-    asm("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(r) : "l"(p));
-  } else {
-    asm("ld.global.u32 %0, [%1];" : "=r"(r) : "l"(p));
-  }
+  NV_IF_TARGET(
+      NV_IS_DEVICE,
+      (if constexpr (Hint == tuning::cache_hint::streaming) {
+        asm volatile("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+      } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
+        asm volatile("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+      } else {
+        asm volatile("ld.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+      }),
+      (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
 template <tuning::cache_hint Hint, class W>
-__device__ __forceinline__ W load_word(const W* p) {  // 1- and 2-byte words: head, tail, narrow types
-  return Hint == tuning::cache_hint::streaming ? __ldcs(p) : *p;
+EW_HD W load_word(const W* p) {  // 1- and 2-byte words: head, tail, narrow types
+  W r;
+  NV_IF_TARGET(NV_IS_DEVICE,
+               (if constexpr (Hint == tuning::cache_hint::streaming) { r = __ldcs(p); } else { r = *p; }),
+               (std::memcpy(&r, p, sizeof(r));));
+  return r;
 }
 
 template <tuning::cache_hint Hint>
-__device__ __forceinline__ void store_word(uint4* p, uint4 w) {
-  if constexpr (Hint == tuning::cache_hint::streaming) {
-    asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
-                 : "memory");
-  } else {
-    asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
-                 : "memory");
-  }
+EW_HD void store_word(uint4* p, uint4 w) {
+  NV_IF_TARGET(
+      NV_IS_DEVICE,
+      (if constexpr (Hint == tuning::cache_hint::streaming) {
+        asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
+                     : "memory");
+      } else {
+        asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
+                     : "memory");
+      }),
+      (std::memcpy(p, &w, sizeof(w));));
 }
 template <tuning::cache_hint Hint>
-__device__ __forceinline__ void store_word(uint2* p, uint2 w) {
-  if constexpr (Hint == tuning::cache_hint::streaming) {
-    asm volatile("st.global.cs.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory");
-  } else {
-    asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory");
-  }
+EW_HD void store_word(uint2* p, uint2 w) {
+  NV_IF_TARGET(
+      NV_IS_DEVICE,
+      (if constexpr (Hint == tuning::cache_hint::streaming) {
+        asm volatile("st.global.cs.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory");
+      } else { asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory"); }),
+      (std::memcpy(p, &w, sizeof(w));));
 }
 template <tuning::cache_hint Hint>
-__device__ __forceinline__ void store_word(unsigned* p, unsigned w) {
-  if constexpr (Hint == tuning::cache_hint::streaming) {
-    asm volatile("st.global.cs.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory");
-  } else {
-    asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory");
-  }
+EW_HD void store_word(unsigned* p, unsigned w) {
+  NV_IF_TARGET(
+      NV_IS_DEVICE,
+      (if constexpr (Hint == tuning::cache_hint::streaming) {
+        asm volatile("st.global.cs.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory");
+      } else { asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory"); }),
+      (std::memcpy(p, &w, sizeof(w));));
 }
 template <tuning::cache_hint Hint, class W>
-__device__ __forceinline__ void store_word(W* p, W w) {  // 1- and 2-byte words
-  if constexpr (Hint == tuning::cache_hint::streaming) {
-    __stcs(p, w);
-  } else {
-    *p = w;
-  }
+EW_HD void store_word(W* p, W w) {  // 1- and 2-byte words
+  NV_IF_TARGET(NV_IS_DEVICE,
+               (if constexpr (Hint == tuning::cache_hint::streaming) { __stcs(p, w); } else { *p = w; }),
+               (std::memcpy(p, &w, sizeof(w));));
 }
 
 /// One vector access seen both as elements and as the register word it moves through. A union rather
-/// than memcpy: with memcpy, NVVM split some 16-byte stores into four 4-byte ones (seen in the PTX of the
-/// f32 add kernel, CUDA 13.0).
-template <class T, int Vec>
+/// than memcpy on the device: with memcpy, NVVM split some 16-byte stores into four 4-byte ones (seen in
+/// the PTX of the f32 add kernel, CUDA 13.0). Elements whose vectors are not a register word (`float3`)
+/// have no word: they are copied element by element.
+template <class T, int Vec, bool = is_word_size_v<sizeof(T) * Vec>>
 union vector_word {
   aligned_vector<T, Vec> elements;
   typename raw_word<sizeof(T) * Vec>::type word;
 };
+template <class T, int Vec>
+union vector_word<T, Vec, false> {
+  aligned_vector<T, Vec> elements;
+};
 
-/// Loads the `Vec` elements at `p`, which must be aligned to `Vec * sizeof(T)`, in one access.
+/// Loads the `Vec` elements at `p`, which must be aligned to `Vec * sizeof(T)` when that is a word size, in
+/// one access.
 template <tuning::cache_hint Hint, int Vec, class T>
-__device__ __forceinline__ vector_word<T, Vec> load_vector(const T* p) {
+EW_HD vector_word<T, Vec> load_vector(const T* p) {
   vector_word<T, Vec> u;
-  u.word = load_word<Hint>(reinterpret_cast<const decltype(u.word)*>(p));
+  if constexpr (is_word_size_v<sizeof(T) * Vec>) {
+    u.word = load_word<Hint>(reinterpret_cast<const decltype(u.word)*>(p));
+  } else {
+    for (int j = 0; j < Vec; ++j) u.elements.v[j] = p[j];
+  }
   return u;
 }
 
-/// Stores `Vec` elements at `p`, which must be aligned to `Vec * sizeof(T)`, in one access.
+/// Stores `Vec` elements at `p`, which must be aligned to `Vec * sizeof(T)` when that is a word size, in one
+/// access.
 template <tuning::cache_hint Hint, int Vec, class T>
-__device__ __forceinline__ void store_vector(T* p, const vector_word<T, Vec>& x) {
-  store_word<Hint>(reinterpret_cast<decltype(x.word)*>(p), x.word);
+EW_HD void store_vector(T* p, const vector_word<T, Vec>& x) {
+  if constexpr (is_word_size_v<sizeof(T) * Vec>) {
+    store_word<Hint>(reinterpret_cast<decltype(x.word)*>(p), x.word);
+  } else {
+    for (int j = 0; j < Vec; ++j) p[j] = x.elements.v[j];
+  }
 }
 
 }  // namespace detail

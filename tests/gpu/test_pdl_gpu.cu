@@ -1,0 +1,67 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// Programmatic dependent launch must never let ew read stale data: producer (sm_90, triggers its
+// dependents before it writes x) -> ew: y = x + 1 -> ew: z = 2 y -> consumer (sm_90, waits, counts
+// z != 2 (value + 1)), 100 times, directly and in a graph. This file is compiled for the test build's
+// architecture: sm_90 in ew_gpu_tests, PTX for compute_80 only in ew_gpu_tests_compute80, where ew's kernel
+// image (JIT-compiled on the H200) has no griddepcontrol.wait and ew must not ask for programmatic launch.
+// Before that was checked, the compute_80 build read 51,380,224 stale elements of 52,428,800.
+
+#include <cstdint>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <ew/elementwise.cuh>
+
+#include "../common/test_utils.cuh"
+#include "pdl_producer.cuh"
+
+using ew_test::device_array;
+using ew_test::launch_mode;
+
+TEST_CASE("programmatic launch: an early-triggering producer, two ew launches, a waiting consumer",
+          "[pdl]") {
+  const std::size_t n = std::size_t{1} << 20;
+  device_array<float> x(n), y(n), z(n);
+  unsigned long long* mismatches = nullptr;
+  EW_REQUIRE_CUDA(cudaMalloc(&mismatches, sizeof(unsigned long long)));
+  cudaStream_t stream = nullptr;
+  EW_REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
+  int ptx = 0;
+  {
+    cudaFuncAttributes attr{};
+    // The kernel ew launches for float scale_bias (16-byte vectors, 2 per thread), to say which image ran.
+    EW_REQUIRE_CUDA(cudaFuncGetAttributes(
+        &attr, ew::detail::elementwise_kernel<ew::scale_bias<float>, 4, 2, ew::tuning::cache_hint::normal,
+                                              ew::tuning::cache_hint::normal, cuda::std::tuple<float*>,
+                                              cuda::std::tuple<const float*>>));
+    ptx = attr.ptxVersion;
+  }
+  INFO("ew kernel image: PTX version " << ptx);
+  for (launch_mode mode : {launch_mode::direct, launch_mode::graph}) {
+    INFO("mode " << ew_test::mode_name(mode));
+    EW_REQUIRE_CUDA(cudaMemsetAsync(mismatches, 0, sizeof(unsigned long long), stream));
+    EW_REQUIRE_CUDA(cudaMemsetAsync(x.data(), 0, n * sizeof(float), stream));
+    EW_REQUIRE_CUDA(cudaMemsetAsync(y.data(), 0, n * sizeof(float), stream));
+    for (int rep = 0; rep < 100; ++rep) {
+      const float value = static_cast<float>(rep + 1) * 3.0f;
+      EW_REQUIRE_CUDA(ew_test::run_in_mode(mode, stream, [&](cudaStream_t s) {
+        cudaError_t err = ew_test::launch_early_trigger_producer(x.data(), n, value, s);
+        if (err == cudaSuccess) err = ew::elementwise(ew::scale_bias<float>{1.0f, 1.0f}, n, y.data(), x.data(), s);
+        if (err == cudaSuccess) err = ew::elementwise(ew::scale_bias<float>{2.0f, 0.0f}, n, z.data(), y.data(), s);
+        if (err == cudaSuccess) err = ew_test::launch_waiting_consumer(z.data(), n, 2.0f * (value + 1.0f), mismatches, s);
+        return err;
+      }));
+    }
+    unsigned long long bad = 1;
+    EW_REQUIRE_CUDA(cudaMemcpy(&bad, mismatches, sizeof(bad), cudaMemcpyDeviceToHost));
+    REQUIRE(bad == 0);
+    const std::vector<float> last = z.download();
+    std::size_t wrong = 0;
+    for (float v : last) wrong += v != 2.0f * (300.0f + 1.0f);
+    REQUIRE(wrong == 0);
+  }
+  EW_REQUIRE_CUDA(cudaStreamDestroy(stream));
+  EW_REQUIRE_CUDA(cudaFree(mismatches));
+}

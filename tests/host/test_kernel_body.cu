@@ -1,0 +1,183 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// The kernel's per-thread body (`elementwise_thread`, the exact code each GPU thread runs) on the host, with
+// vector_access.cuh's host twins of the vector loads and stores: every thread of a simulated grid, shaped
+// by the launcher's own choices (vector_head, make_partition, plan_launch with the default policy), over
+// host arrays at many pointer offsets. Each output element must equal the functor applied to its own inputs,
+// and no byte around the outputs may change. This catches what the schedule-only simulation cannot: lanes
+// of a vector stored in the wrong order, a vector written to the wrong place, the wrong input read.
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <ew/elementwise.cuh>
+
+#include "../common/test_utils.cuh"
+
+namespace {
+
+using ew::detail::block_tile_schedule;
+using ew::detail::make_partition;
+using ew::detail::no_vector_path;
+using ew::detail::pointer_info;
+using ew::detail::vector_head;
+
+constexpr unsigned char guard = 0xA5;
+
+/// A host array of `n` elements of `T` at byte offset `offset` past a 256-byte boundary, inside guard bytes.
+template <class T>
+struct host_array {
+  std::vector<unsigned char> bytes;
+  std::size_t offset;
+  std::size_t n;
+  host_array(std::size_t n_, std::size_t offset_) : bytes(n_ * sizeof(T) + offset_ + 1024, guard), offset(offset_), n(n_) {}
+  unsigned char* base() {
+    const auto a = reinterpret_cast<std::uintptr_t>(bytes.data());
+    return bytes.data() + ((256 - a % 256) % 256);
+  }
+  T* data() { return reinterpret_cast<T*>(base() + 256 + offset); }
+  bool guards_intact() {
+    unsigned char* p = base();
+    for (std::size_t i = 0; i < 256 + offset; ++i)
+      if (p[i] != guard) return false;
+    for (std::size_t i = 256 + offset + n * sizeof(T); i < bytes.size() - (base() - bytes.data()); ++i)
+      if (p[i] != guard) return false;
+    return true;
+  }
+};
+
+/// Distinct bit patterns per element (no zeros), the same for every run of a seed.
+template <class T>
+void fill(T* p, std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> d(0.25, 8.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    double v = d(rng);
+    if (rng() & 1) v = -v;
+    if constexpr (std::is_integral_v<T>) {
+      p[i] = static_cast<T>(static_cast<long long>(v * 1000.0));
+    } else if constexpr (std::is_same_v<T, float3>) {
+      p[i] = make_float3(static_cast<float>(v), static_cast<float>(v * 3), static_cast<float>(-v));
+    } else {
+      p[i] = ew::convert<T>(v);
+    }
+  }
+}
+
+template <std::size_t... K>
+std::tuple<std::integral_constant<std::size_t, K>...> index_tuple(std::index_sequence<K...>) {
+  return {};
+}
+
+/// Runs the whole simulated grid the launcher would launch for `op` on `n` elements, one output, inputs
+/// `In...` at the given element offsets (output first), and checks every output element and the guards.
+template <int Vec, int Unroll, class Out, class... In, class Op>
+void run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
+  host_array<Out> out(n, offsets[0] * sizeof(Out));
+  auto make_inputs = [&](auto... k) { return std::tuple<host_array<In>...>{host_array<In>(n, offsets[1 + k] * sizeof(In))...}; };
+  auto ins = std::apply(make_inputs, index_tuple(std::index_sequence_for<In...>{}));
+  std::apply([&](auto&... a) {
+    std::uint64_t s = 1;
+    (fill(a.data(), n, ew_test::base_seed() + 101 * s++), ...);
+  }, ins);
+  std::memset(static_cast<void*>(out.data()), 0x5A, n * sizeof(Out));
+
+  std::vector<pointer_info> all{ew::detail::info_of(out.data())};
+  std::apply([&](auto&... a) { (all.push_back(ew::detail::info_of(a.data())), ...); }, ins);
+
+  const int head = ew::detail::is_vectorizable_v<Out> && (ew::detail::is_vectorizable_v<In> && ...)
+                       ? vector_head(all.data(), static_cast<int>(all.size()), Vec)
+                       : no_vector_path;
+  using out_ptrs = cuda::std::tuple<Out*>;
+  using in_ptrs = cuda::std::tuple<const In*...>;
+  const in_ptrs in_tuple = std::apply([](auto&... a) { return in_ptrs(a.data()...); }, ins);
+  auto simulate = [&](auto vec_tag, auto unroll_tag, const ew::detail::partition& p, ew::tuning::launch_policy policy) {
+    constexpr int V = decltype(vec_tag)::value;
+    constexpr int U = decltype(unroll_tag)::value;
+    const auto shape = ew::detail::plan_launch(p, 0, U, policy);
+    ew::detail::elementwise_thread<Op, V, U, ew::tuning::cache_hint::normal, ew::tuning::cache_hint::normal,
+                                   out_ptrs, in_ptrs>
+        t{op, out_ptrs(out.data()), in_tuple, p.head};
+    for (std::size_t b = 0; b < shape.blocks; ++b)
+      for (std::size_t th = 0; th < shape.block_threads; ++th) block_tile_schedule(p, shape, b, th, t);
+  };
+  ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
+  if (head != no_vector_path) {
+    simulate(std::integral_constant<int, Vec>{}, std::integral_constant<int, Unroll>{},
+             make_partition(n, static_cast<std::size_t>(head), Vec), policy);
+  } else {
+    constexpr int scalar_unroll = Unroll * Vec < 16 ? Unroll * Vec : 16;
+    policy.tile_vectors *= Vec;
+    simulate(std::integral_constant<int, 1>{}, std::integral_constant<int, scalar_unroll>{}, make_partition(n, 0, 1),
+             policy);
+  }
+
+  std::size_t wrong = 0, first = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    const Out want = std::apply([&](auto&... a) { return ew::convert<Out>(op(a.data()[i]...)); }, ins);
+    if (!ew_test::same_bits(out.data()[i], want)) {
+      if (wrong++ == 0) first = i;
+    }
+  }
+  INFO("n=" << n << " head=" << head << " first wrong element " << first);
+  REQUIRE(wrong == 0);
+  REQUIRE(out.guards_intact());
+  std::apply([&](auto&... a) { REQUIRE((a.guards_intact() && ...)); }, ins);
+}
+
+struct add3 {
+  EW_HD float3 operator()(float3 a, float3 b) const { return make_float3(a.x + b.x, a.y - b.y, a.z * b.z); }
+};
+
+/// An op that tells its lanes apart: any swap, shift or repeat of elements changes the result.
+struct mix {
+  EW_HD float operator()(__half a, float b) const { return ew::up(a) * 3.0f - b; }
+};
+
+}  // namespace
+
+TEST_CASE("kernel body on the host: every element and no byte more, at every offset", "[kernel_body]") {
+  const std::vector<std::size_t> sizes{1, 2, 3, 5, 8, 15, 16, 17, 31, 33, 255, 256, 257, 1023, 4097, 65537};
+  for (std::size_t n : sizes) {
+    for (std::size_t a = 0; a < 4; ++a) {
+      for (std::size_t b = 0; b < 4; ++b) {
+        INFO("n=" << n << " offsets " << a << "," << b);
+        run_body<4, 2, float, float>(ew::relu<float>{}, n, {a, b});
+        run_body<8, 1, __half, __half, __half>(ew::add<__half>{}, n, {a, b, a});
+        run_body<4, 1, float, __half, float>(mix{}, n, {a, a, b});
+        run_body<2, 2, double, double>(ew::scale_bias<double>{1.5, -0.25}, n, {a, b});
+        run_body<16, 2, std::int8_t, float>(ew::cast<std::int8_t>{}, n, {b, a});
+      }
+    }
+  }
+  // Non-power-of-two elements take the scalar path and still cover everything exactly once.
+  for (std::size_t n : sizes) run_body<1, 2, float3, float3, float3>(add3{}, n, {0, 1, 2});
+}
+
+TEST_CASE("pointer checks: element alignment is alignof, not sizeof", "[kernel_body]") {
+  struct alignas(4) quad {
+    float a, b, c, d;
+  };
+  const pointer_info at_4_bytes = ew::detail::info_of(reinterpret_cast<const quad*>(std::uintptr_t{0x10004}));
+  REQUIRE(at_4_bytes.element_size == 16);
+  REQUIRE(at_4_bytes.alignment == 4);
+  const pointer_info other{0x20004, 16, 4};
+  const pointer_info ok[] = {at_4_bytes, other};
+  REQUIRE(ew::detail::check_pointers(ok, 1, 2, 100) == cudaSuccess);
+  // Not on a vector boundary: the scalar path.
+  REQUIRE(vector_head(ok, 2, 1) == no_vector_path);
+  const pointer_info off_by_two[] = {{0x10002, 16, 4}, other};
+  REQUIRE(ew::detail::check_pointers(off_by_two, 1, 2, 100) == cudaErrorInvalidValue);
+  REQUIRE(std::string(ew::last_error_message()).find("alignof") != std::string::npos);
+  // float3: 12 bytes, aligned to 4; never vectorized.
+  static_assert(!ew::detail::is_vectorizable_v<float3>);
+  static_assert(ew::detail::default_vec_width<float3, float> == 1);
+  static_assert(ew::detail::default_vec_width<float, __half> == 4);
+}
