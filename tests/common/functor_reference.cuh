@@ -7,7 +7,8 @@
 //
 // The references are written independently of ew: in long double (64-bit significand on x86-64) with the C
 // library's long double functions, from the textbook definitions (PyTorch's, for softplus's threshold), and
-// rounded once to T. They are about 2^11 times more precise than a double result needs.
+// rounded once to T (the 16-bit types by exact16.cuh's table search, not by a conversion of ew's). They are
+// about 2^11 times more precise than a double result needs.
 //
 // Error model, per op and element type, where `want` is the reference rounded to T and `got` ew's result:
 //   ulp_distance(got, want) <= ulps                                    (stated per op below)
@@ -55,30 +56,27 @@ using ldouble = long double;
 /// The 16-bit floating value with bit pattern `u`.
 template <class T>
 T from_bits16(std::uint16_t u) {
-  if constexpr (std::is_same_v<T, __half>) {
-    __half_raw r;
-    r.x = u;
-    return __half(r);
+  return exact::from_bits<T>(u);
+}
+
+/// The exact value of x (decoded from the bits for the 16-bit types).
+template <class T>
+ldouble to_ld(T x) {
+  if constexpr (exact::is_16_v<T>) {
+    return exact::to_ld(x);
   } else {
-    __nv_bfloat16_raw r;
-    r.x = u;
-    return __nv_bfloat16(r);
+    return static_cast<ldouble>(x);
   }
 }
 
-template <class T>
-ldouble to_ld(T x) {
-  return static_cast<ldouble>(ew::convert<double>(x));
-}
-
-/// `v` rounded once to T (through double for the 16-bit types: a double rounding that is harmless, since
-/// 53 >= 2 * 11 + 2).
+/// `v` rounded once to T: the C++ cast for float and double, the exact long double value rounded by
+/// exact16.cuh's table search for the 16-bit types.
 template <class T>
 T round_to(ldouble v) {
   if constexpr (std::is_same_v<T, double> || std::is_same_v<T, float>) {
     return static_cast<T>(v);
   } else {
-    return ew::convert<T>(static_cast<double>(v));
+    return exact::round_to<T>(exact::decode_ld(v));
   }
 }
 
@@ -227,7 +225,7 @@ std::string check_unary_value(const unary_spec& s, T x, T got) {
   const ldouble xl = to_ld(x);
   const ldouble want_ld = s.ref(xl);
   const T want = round_to<T>(want_ld);
-  const double g = ew::convert<double>(got), w = ew::convert<double>(want);
+  const double g = to_double(got), w = to_double(want);
   if (std::isnan(w) || std::isnan(g)) {
     if (std::isnan(w) && std::isnan(g)) return {};
   } else {
@@ -277,9 +275,7 @@ T ref_minimum(T a, T b) {
 /// Equal bits, or both NaN (a NaN's payload may change through float).
 template <class T>
 bool same_value(T got, T want) {
-  const bool nan_got = ew::is_floating_v<T> && std::isnan(ew::convert<double>(got));
-  const bool nan_want = ew::is_floating_v<T> && std::isnan(ew::convert<double>(want));
-  return (nan_got && nan_want) || same_bits(got, want);
+  return (exact::is_nan(got) && exact::is_nan(want)) || same_bits(got, want);
 }
 
 /// Integer a / b from the definition in wider arithmetic: truncated, 0 for b == 0, wrapped to T.
@@ -296,7 +292,9 @@ T ref_int_div(T a, T b) {
   }
 }
 
-/// axpby's bound: fma(alpha, x, beta * y) rounds beta * y once and the fma once, each within half a unit u of
+/// axpby's bound. __half and __nv_bfloat16: none, ew rounds the exact alpha x + beta y once (alpha and beta as
+/// the op holds them, in float): bit for bit against exact16.cuh (any NaN for NaN). float and double:
+/// fma(alpha, x, beta * y) rounds beta * y once and the fma once, each within half a unit u of
 /// the compute type, so |got - exact| <= u (|beta y| + |exact|) before the final rounding to T, which adds at
 /// most 1 ulp of T. Checked as: 1 ulp, or an absolute u (|alpha x| + 2 |beta y|), which covers cancellation
 /// between the two terms. Integers: wrapping, from the definition in unsigned 64-bit arithmetic.
@@ -309,14 +307,16 @@ bool axpby_within_bound(double alpha, double beta, T x, T y, T got) {
                                static_cast<std::uint64_t>(static_cast<std::int64_t>(beta)) *
                                    static_cast<std::uint64_t>(static_cast<std::int64_t>(y));
     return got == static_cast<T>(static_cast<U>(want));
+  } else if constexpr (exact::is_16_v<T>) {
+    return same_value(got, exact::axpby(static_cast<float>(alpha), x, static_cast<float>(beta), y));
   } else {
     const ldouble ax = static_cast<ldouble>(alpha) * to_ld(x), by = static_cast<ldouble>(beta) * to_ld(y);
-    const ldouble exact = ax + by;
-    if (std::isnan(exact)) return std::isnan(ew::convert<double>(got));
-    const T want = round_to<T>(exact);
+    const ldouble sum = ax + by;
+    if (std::isnan(sum)) return exact::is_nan(got);
+    const T want = round_to<T>(sum);
     if (ulp_distance<T>(got, want) <= 1) return true;
     const ldouble abs_bound = compute_unit<T>() * (std::fabs(ax) + 2 * std::fabs(by));
-    return std::isfinite(exact) && std::fabs(to_ld(got) - exact) <= abs_bound;
+    return std::isfinite(sum) && std::fabs(to_ld(got) - sum) <= abs_bound;
   }
 }
 

@@ -22,7 +22,9 @@
 
 #include <ew/elementwise.cuh>
 
+#include "exact16.cuh"
 #include "hardening_utils.cuh"
+#include "numeric_cases.cuh"
 #include "reference.cuh"
 #include "test_utils.cuh"
 
@@ -40,10 +42,13 @@ struct layout {
 
 inline constexpr std::size_t guard_bytes = 256;
 inline constexpr unsigned char guard_pattern = 0xA5;
-/// Output bytes before the launch. 0x5A... is no result any op here can produce from the inputs
-/// `input_value` gives (|x| < 8): 1.5e16 in f32 and bf16, 203.25 in f16, 1e127 in f64, ~1.5e9 and ~6.5e18
-/// in i32 and i64.
-inline constexpr unsigned char poison_pattern = 0x5A;
+/// Output bytes before the launch: 0x5A... (test_utils.cuh's poison_byte), a NaN in no type (1.5e16 in f32 and
+/// bf16, 203.25 in f16, 1.8e127 in f64, 1515870810 in i32, 6.5e18 in i64). With full-range inputs it can be a
+/// legitimate result (203.25 is an f16 sum, product, relu, clamp or conversion result often enough): the test
+/// runs a case whose output holds the poison anywhere a second time over `second_poison_pattern`, and such
+/// an element must come back with the same bytes (written, deterministically), not the second poison.
+inline constexpr unsigned char poison_pattern = poison_byte;
+inline constexpr unsigned char second_poison_pattern = second_poison_byte;
 
 /// One (op, output types, input types): fills inputs, launches, checks.
 class runner {
@@ -70,6 +75,22 @@ class runner {
   /// than the op's bound; describes the first in `first`.
   virtual std::size_t check_outputs(const unsigned char* got, const unsigned char* image, const layout& l,
                                     std::string& first) const = 0;
+  /// Indices i where output k's element i (in `got`) holds every byte `byte`, as (k, i) pairs, for the
+  /// outputs that are not in place.
+  std::vector<std::pair<std::size_t, std::size_t>> poisoned(const unsigned char* got, const layout& l,
+                                                            unsigned char byte) const {
+    std::vector<std::pair<std::size_t, std::size_t>> hits;
+    for (std::size_t k = l.in_place ? 1 : 0; k < outputs(); ++k) {
+      const std::size_t es = element_size(k);
+      for (std::size_t i = 0; i < l.n; ++i) {
+        const unsigned char* e = got + l.ptr[k] + i * es;
+        std::size_t b = 0;
+        while (b < es && e[b] == byte) ++b;
+        if (b == es) hits.emplace_back(k, i);
+      }
+    }
+    return hits;
+  }
 
  private:
   std::string name_;
@@ -134,7 +155,7 @@ class typed_runner<Op, Ref, types<Out...>, types<In...>> final : public runner {
   template <class T>
   static void fill_one(unsigned char* dst, std::size_t n, std::uint64_t seed) {
     for (std::size_t i = 0; i < n; ++i) {
-      const T v = input_value<T>(seed, i);
+      const T v = cases::full_range_value<T>(seed, i);
       std::memcpy(dst + i * sizeof(T), &v, sizeof(T));
     }
   }
@@ -181,7 +202,8 @@ void add(registry& r, std::string name, Op op, Ref ref, std::uint64_t ulps) {
 
 // ---- Ops the core library does not have, with their references ----
 
-/// `a * b + c` with one rounding (fused) for floating types, wrapping for integers.
+/// `a * b + c` with one rounding (fused) in the compute type, wrapping for integers: for the 16-bit types
+/// fmaf then a second rounding to T (unlike ew::fma, which rounds once), so its bound is mad3_ulps.
 template <class T>
 struct mad3 {
   EW_HD
@@ -198,8 +220,8 @@ struct mad3 {
     }
   }
 };
-/// mad3's reference: exact for f64 (fma) and integers (wrapping); for f32/f16/bf16 the double result
-/// rounded once to T, within 1 ULP of the device's single rounding in float then to T.
+/// a * b + c's correctly rounded reference: exact for f64 (fma), the 16-bit types (exact16.cuh) and integers
+/// (wrapping); for f32 the double result (exact product, rounded sum) rounded again, within 1 ULP.
 template <class T>
 T ref_mad3(T a, T b, T c) {
   if constexpr (std::is_integral_v<T>) {
@@ -207,12 +229,21 @@ T ref_mad3(T a, T b, T c) {
     return static_cast<T>(static_cast<U>(static_cast<U>(a) * static_cast<U>(b)) + static_cast<U>(c));
   } else if constexpr (std::is_same_v<T, double>) {
     return std::fma(a, b, c);
+  } else if constexpr (exact::is_16_v<T>) {
+    return exact::fma(a, b, c);
   } else {
-    return ew::convert<T>(to_double(a) * to_double(b) + to_double(c));
+    return static_cast<T>(static_cast<double>(a) * static_cast<double>(b) + static_cast<double>(c));
   }
 }
+/// mad3's bound against ref_mad3: 1 ULP for f32 (the reference rounds twice) and for the 16-bit types (mad3
+/// rounds twice: fmaf's result, within half a float ulp, rounded again to T moves at most one step of T from
+/// the correctly rounded value); 0 for f64 and integers. ew::fma's bound is fma_ulps (0 for the 16-bit types).
+template <class T>
+constexpr std::uint64_t mad3_ulps() {
+  return std::is_same_v<T, float> || exact::is_16_v<T> ? 1 : 0;
+}
 
-/// Conversion to `To`, one rounding.
+/// Conversion to `To` (ew::convert): one rounding; floating -> integer saturates, NaN gives 0.
 template <class To>
 struct to {
   template <class From>
@@ -259,7 +290,9 @@ struct relu_and_mask {
   }
 };
 
-/// Registers the core ops (add, sub, mul, relu, clamp, scale_bias) and mad3 on T.
+/// Registers the core ops (add, sub, mul, relu, clamp, scale_bias twice, fma) and mad3 on T, and axpby on the
+/// 16-bit types (correctly rounded there: 0 ULP; float and double axpby rounds twice, which the functor tests
+/// check with their own bound).
 template <class T>
 void add_same_type_ops(registry& r) {
   const std::string t = type_name<T>();
@@ -271,18 +304,35 @@ void add_same_type_ops(registry& r) {
       r, "mul " + t, ew::mul<T>{}, [](T a, T b) { return std::tuple<T>(ref_mul(a, b)); }, arith_ulps<T>());
   add<types<T>, types<T>>(
       r, "relu " + t, ew::relu<T>{}, [](T x) { return std::tuple<T>(ref_relu(x)); }, 0);
-  const T lo = ew::convert<T>(-2.0), hi = ew::convert<T>(3.5);
+  const T lo = from_double<T>(-2.0), hi = from_double<T>(3.5);
   add<types<T>, types<T>>(
       r, "clamp " + t, ew::clamp<T>{lo, hi}, [lo, hi](T x) { return std::tuple<T>(ref_clamp(x, lo, hi)); },
       0);
+  using C = ew::compute_t<T>;
   const double alpha = std::is_integral_v<T> ? 3.0 : 1.75, beta = std::is_integral_v<T> ? -7.0 : 0.5;
   add<types<T>, types<T>>(
-      r, "scale_bias " + t,
-      ew::scale_bias<T>{ew::convert<ew::compute_t<T>>(alpha), ew::convert<ew::compute_t<T>>(beta)},
+      r, "scale_bias " + t, ew::scale_bias<T>{static_cast<C>(alpha), static_cast<C>(beta)},
       [alpha, beta](T x) { return std::tuple<T>(ref_scale_bias(x, alpha, beta)); }, fma_ulps<T>());
+  if constexpr (ew::is_floating_v<T>) {
+    // Parameters with full significands, whose products with x round (alpha and beta as the op holds them).
+    const C alpha2 = static_cast<C>(0.1), beta2 = static_cast<C>(-3.3);
+    add<types<T>, types<T>>(
+        r, "scale_bias(0.1, -3.3) " + t, ew::scale_bias<T>{alpha2, beta2},
+        [alpha2, beta2](T x) {
+          return std::tuple<T>(ref_scale_bias(x, static_cast<double>(alpha2), static_cast<double>(beta2)));
+        },
+        fma_ulps<T>());
+  }
   add<types<T>, types<T, T, T>>(
-      r, "mad3 " + t, mad3<T>{}, [](T a, T b, T c) { return std::tuple<T>(ref_mad3(a, b, c)); },
-      fma_ulps<T>());
+      r, "mad3 " + t, mad3<T>{}, [](T a, T b, T c) { return std::tuple<T>(ref_mad3(a, b, c)); }, mad3_ulps<T>());
+  add<types<T>, types<T, T, T>>(
+      r, "fma " + t, ew::fma<T>{}, [](T a, T b, T c) { return std::tuple<T>(ref_mad3(a, b, c)); }, fma_ulps<T>());
+  if constexpr (exact::is_16_v<T>) {
+    const float a = 1.0f - 0x1p-24f, b = 0.3f;  // alpha x moves x by less than one float rounding resolves
+    add<types<T>, types<T, T>>(
+        r, "axpby(1 - 2^-24, 0.3) " + t, ew::axpby<T>{a, b},
+        [a, b](T x, T y) { return std::tuple<T>(exact::axpby(a, x, b, y)); }, 0);
+  }
 }
 
 // Defined in property_ops_gpu.cu (a separate translation unit, so the two halves compile in parallel).

@@ -205,7 +205,7 @@ TEST_CASE("threads launching at once on their own streams, directly and through 
           break;
         case 2:
           ok = binary_job<__half>(
-              w, "sub", ew::sub<__half>{}, [](__half x, __half y) { return ref_sub(x, y); }, 1, n, off, mode,
+              w, "sub", ew::sub<__half>{}, [](__half x, __half y) { return ref_sub(x, y); }, 0, n, off, mode,
               data_seed);
           break;
         case 3:
@@ -216,7 +216,7 @@ TEST_CASE("threads launching at once on their own streams, directly and through 
         default:
           ok = binary_job<__nv_bfloat16>(
               w, "mul", ew::mul<__nv_bfloat16>{},
-              [](__nv_bfloat16 x, __nv_bfloat16 y) { return ref_mul(x, y); }, 1, n, off, mode, data_seed);
+              [](__nv_bfloat16 x, __nv_bfloat16 y) { return ref_mul(x, y); }, 0, n, off, mode, data_seed);
           break;
       }
       if (!ok) break;

@@ -4,7 +4,9 @@
 // the same stated bounds as the host tests (tests/common/functor_reference.cuh): CUDA's device math
 // functions instead of the C library's. Sizes 1, 2, 31, 4097 and 1000003; pointers aligned, equally
 // misaligned (vector path after a scalar head) and differently misaligned (scalar path); guard bands and
-// poisoned outputs.
+// poisoned outputs (a non-NaN poison, and a second launch over another poison where an element holds the
+// first, so that an unwritten element fails even where the expected result is NaN or equals the poison).
+// The 16-bit conversions, fma, scale_bias and axpby have their own tests: tests/gpu/test_numeric_gpu.cu.
 //
 // Compile time: one kernel per functor x type x path would be ~150 kernels of transcendental code. Instead a
 // "switch" functor per element type and arity selects the op at run time (a kernel argument, uniform across
@@ -27,6 +29,7 @@
 
 #include "../common/functor_reference.cuh"
 #include "../common/launch_helpers.cuh"
+#include "../common/numeric_cases.cuh"
 #include "../common/reference.cuh"
 #include "../common/test_utils.cuh"
 
@@ -175,8 +178,8 @@ void check_binary_ops_on_gpu() {
       const double corner_a[] = {0.0, -0.0, nan, 1.0, inf, -0.0};
       const double corner_b[] = {-0.0, 0.0, 1.0, nan, -inf, -0.0};
       for (std::size_t i = 0; i < 6 && i < n; ++i) {
-        a[i] = ew::convert<T>(corner_a[i]);
-        b[i] = ew::convert<T>(corner_b[i]);
+        a[i] = from_double<T>(corner_a[i]);
+        b[i] = from_double<T>(corner_b[i]);
       }
     } else {
       a = random_values<T>(n, seed);
@@ -202,8 +205,8 @@ void check_binary_ops_on_gpu() {
         const bool ok_min = same_value(mn[i], ref_minimum(a[i], b[i]));
         bool ok_div;
         if constexpr (ew::is_floating_v<T>) {
-          // Correctly rounded (arith_ulps: 1 for the 16-bit types), as on the host.
-          ok_div = ulp_distance<T>(dv[i], ew::convert<T>(to_double(a[i]) / to_double(b[i]))) <= arith_ulps<T>();
+          // Correctly rounded for every floating type (arith_ulps, 0; reference.cuh says why), as on the host.
+          ok_div = ulp_distance<T>(dv[i], ref_div(a[i], b[i])) <= arith_ulps<T>();
         } else {
           ok_div = dv[i] == ref_int_div(a[i], b[i]);
         }
@@ -283,23 +286,29 @@ TEST_CASE("cast on the GPU: bf16 in, f32 out, and back", "[functors]") {
   const std::vector<__nv_bfloat16> x = gpu_inputs<__nv_bfloat16>(n, base_seed());
   for (const auto& off : offsets()) {
     INFO("offsets out " << off[0] << " in " << off[1]);
-    // bf16 -> f32 is exact; f32 -> bf16 gives back the same bits (NaN stays NaN).
+    // bf16 -> f32 is exact: the float's bits are the bf16's followed by 16 zero bits (NaN stays NaN);
+    // f32 -> bf16 gives back the same bits.
     const std::vector<float> wide = launch<float>(ew::cast<float>{}, off[0], off[1], stream.s, x);
     const std::vector<__nv_bfloat16> back = launch<__nv_bfloat16>(ew::cast<__nv_bfloat16>{}, off[1], off[0], stream.s, wide);
     std::size_t bad = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      const bool ok = std::isnan(to_double(x[i]))
-                          ? std::isnan(wide[i]) && std::isnan(to_double(back[i]))
-                          : wide[i] == ew::convert<float>(x[i]) && same_bits(back[i], x[i]);
+      const bool ok = exact::is_nan(x[i]) ? exact::is_nan(wide[i]) && exact::is_nan(back[i])
+                                          : exact::bits_of(wide[i]) == std::uint32_t{exact::bits_of(x[i])} << 16 &&
+                                                same_bits(back[i], x[i]);
       bad += !ok;
     }
     CHECK(bad == 0);
   }
-  // f32 -> bf16 rounds to nearest even, as on the host.
-  const std::vector<float> f = random_values<float>(4097, base_seed(), 1e-3, 1e3);
+  // f32 -> bf16 rounds to nearest even: against the exact float value rounded by exact16's table search,
+  // on random magnitudes and on full-range floats (ties and near-ties of bf16 included).
+  std::vector<float> f = random_values<float>(4097, base_seed(), 1e-3, 1e3);
+  const std::vector<float> full = cases::full_range_values<float>(100000, base_seed() + 1);
+  f.insert(f.end(), full.begin(), full.end());
   const std::vector<__nv_bfloat16> r = launch<__nv_bfloat16>(ew::cast<__nv_bfloat16>{}, 2, 2, stream.s, f);
+  std::size_t bad = 0, first = 0;
   for (std::size_t i = 0; i < f.size(); ++i) {
-    INFO("f = " << f[i]);
-    CHECK(same_bits(r[i], ew::convert<__nv_bfloat16>(f[i])));
+    if (!same_value(r[i], exact::round_to<__nv_bfloat16>(exact::decode(f[i]))) && bad++ == 0) first = i;
   }
+  INFO(bad << " wrong, first f32 bits " << exact::bits_of(f[first]));
+  CHECK(bad == 0);
 }

@@ -343,12 +343,12 @@ void check_chain(cudaStream_t stream, bool legacy, launch_mode mode, std::size_t
     EW_REQUIRE_CUDA(run_in_mode(mode, stream, issue));
   }
   const std::vector<T> e = de.download(), d = dd.download(), c = dc.download(), a2 = da2.download();
-  require_equal(a2, [&](std::size_t i) { return ew::convert<T>(to_double(a[i]) * 2); });
+  require_equal(a2, [&](std::size_t i) { return from_double<T>(to_double(a[i]) * 2); });
   require_equal(
       c, [&](std::size_t i) { return ref_add(a2[i], b[i]); }, arith_ulps<T>());
   require_equal(
       d, [&](std::size_t i) { return ref_mul(c[i], b[i]); }, arith_ulps<T>());
-  require_equal(e, [&](std::size_t i) { return ew::convert<T>(to_double(d[i]) * 2); });
+  require_equal(e, [&](std::size_t i) { return from_double<T>(to_double(d[i]) * 2); });
   for (device_array<T>* p : {&da, &db, &dc, &dd, &da2, &de}) REQUIRE(p->guards_intact());
 }
 

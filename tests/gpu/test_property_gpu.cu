@@ -1,13 +1,17 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
 // Randomized property test (ctest gpu.property): 10,000 cases by default, each a random op (the core ops,
-// a 3-input mad3, mixed-type and two-output ops), size (mostly small, some up to 2^22, odd primes, powers of
+// fma and a 3-input mad3, conversions, mixed-type and two-output ops) on inputs from the full range of each
+// type (random bit patterns, subnormals, signed zeros, infinities, NaNs, short significands that make ties,
+// tests/common/numeric_cases.cuh), size (mostly small, some up to 2^22, odd primes, powers of
 // two +-3), per-pointer element offsets (aligned, one common misalignment, or independent ones: the
 // vector path with and without a head, and the scalar path), in place or not, stream kind, and launch mode
 // (direct or captured into a graph and replayed), checked against the CPU reference. All arrays of a case
 // are carved from one pool with guard bytes around each; after every launch the whole span is read back:
-// outputs must match the reference, and every other byte (inputs, guards, alignment gaps) must be exactly
-// what was uploaded.
+// outputs must match the reference (a NaN any NaN), and every other byte (inputs, guards, alignment gaps)
+// must be exactly what was uploaded. Outputs are poisoned with a non-NaN pattern; where an output element
+// still holds it (a legitimate result, or unwritten), the case runs again over a second poison and that
+// element must hold the first pattern again.
 //
 // Environment: EW_TEST_SEED (the run's seed, printed; a failure prints the line to replay it),
 // EW_PROPERTY_CASES (how many cases; the sanitizer runs use a few hundred), EW_PROPERTY_ONLY (run only the
@@ -40,29 +44,46 @@ namespace {
 void add_integer_and_mixed_ops(registry& r) {
   add_same_type_ops<std::int32_t>(r);
   add_same_type_ops<std::int64_t>(r);
+  // References independent of ew: exact decoding and rounding (exact16.cuh) for the 16-bit types, C++ casts
+  // and double arithmetic for the others.
   add<types<float>, types<__half, float>>(
       r, "widen_add f16,f32->f32", widen_add{},
-      [](__half a, float b) { return std::tuple<float>(ew::convert<float>(to_double(a) + to_double(b))); },
+      [](__half a, float b) {
+        // The double sum of an f16 and an f32 rounded again to f32 is the correctly rounded f32 sum (53 >= 2 * 24 + 1).
+        return std::tuple<float>(static_cast<float>(to_double(a) + static_cast<double>(b)));
+      },
       0);
   add<types<float>, types<__half>>(
-      r, "to<f32> f16->f32", to<float>{}, [](__half x) { return std::tuple<float>(ew::convert<float>(x)); },
+      r, "to<f32> f16->f32", to<float>{}, [](__half x) { return std::tuple<float>(static_cast<float>(exact::to_ld(x))); },
       0);
   add<types<__nv_bfloat16>, types<float>>(
       r, "to<bf16> f32->bf16", to<__nv_bfloat16>{},
-      [](float x) { return std::tuple<__nv_bfloat16>(ew::convert<__nv_bfloat16>(x)); }, 0);
+      [](float x) { return std::tuple<__nv_bfloat16>(exact::round_to<__nv_bfloat16>(exact::decode(x))); }, 0);
   add<types<double>, types<std::int32_t>>(
       r, "to<f64> i32->f64", to<double>{}, [](std::int32_t x) { return std::tuple<double>(x); }, 0);
   add<types<float>, types<double>>(
       r, "to<f32> f64->f32", to<float>{}, [](double x) { return std::tuple<float>(static_cast<float>(x)); },
       0);
+  add<types<std::int32_t>, types<float>>(
+      r, "to<i32> f32->i32 (saturating)", to<std::int32_t>{},
+      [](float x) { return std::tuple<std::int32_t>(exact::to_integer<std::int32_t>(x)); }, 0);
+  add<types<std::uint8_t>, types<__half>>(
+      r, "to<u8> f16->u8 (saturating)", to<std::uint8_t>{},
+      [](__half x) { return std::tuple<std::uint8_t>(exact::to_integer<std::uint8_t>(x)); }, 0);
+  add<types<__nv_bfloat16>, types<std::int64_t>>(
+      r, "to<bf16> i64->bf16", to<__nv_bfloat16>{},
+      [](std::int64_t x) { return std::tuple<__nv_bfloat16>(exact::from_int<__nv_bfloat16>(x)); }, 0);
   add<types<__half>, types<float, float>>(
       r, "mul_to_half f32,f32->f16", mul_to_half{},
-      [](float a, float b) { return std::tuple<__half>(ew::convert<__half>(to_double(a) * to_double(b))); },
+      [](float a, float b) {
+        // The exact product rounded once; the op rounds it to f32 first, hence 1 ulp.
+        return std::tuple<__half>(exact::round_to<__half>(exact::mul(exact::decode(a), exact::decode(b))));
+      },
       1);
   add<types<double>, types<__half, float, __nv_bfloat16>>(
       r, "mix3 f16,f32,bf16->f64", mix3{},
       [](__half a, float b, __nv_bfloat16 c) {
-        return std::tuple<double>(std::fma(to_double(a), to_double(b), to_double(c)));
+        return std::tuple<double>(std::fma(to_double(a), static_cast<double>(b), to_double(c)));
       },
       0);
   add<types<std::int64_t>, types<std::int64_t, std::int32_t>>(
@@ -74,11 +95,7 @@ void add_integer_and_mixed_ops(registry& r) {
       0);
   add<types<float, float>, types<float, float>>(
       r, "sum_diff f32,f32->(f32,f32)", sum_diff{},
-      [](float a, float b) {
-        return std::tuple<float, float>(ew::convert<float>(to_double(a) + to_double(b)),
-                                        ew::convert<float>(to_double(a) - to_double(b)));
-      },
-      0);
+      [](float a, float b) { return std::tuple<float, float>(ref_add(a, b), ref_sub(a, b)); }, 0);
   add<types<__half, float>, types<__half>>(
       r, "relu_and_mask f16->(f16,f32)", relu_and_mask{},
       [](__half x) { return std::tuple<__half, float>(ref_relu(x), to_double(x) > 0 ? 1.0f : 0.0f); }, 0);
@@ -272,7 +289,7 @@ TEST_CASE("randomized ops, types, sizes, offsets, streams and launch modes again
   owned_stream non_blocking(cudaStreamNonBlocking), blocking(cudaStreamDefault);
   const cudaStream_t streams[] = {non_blocking.get(), blocking.get(), cudaStreamPerThread, nullptr};
 
-  std::size_t ran = 0, graphs = 0, in_place = 0, vector_path = 0, elements = 0, largest = 0;
+  std::size_t ran = 0, graphs = 0, in_place = 0, vector_path = 0, elements = 0, largest = 0, rechecked = 0;
   std::vector<std::size_t> per_op(all_runners().size(), 0);
   const auto t0 = std::chrono::steady_clock::now();
   for (std::size_t i = only ? only_index : 0; i < (only ? only_index + 1 : cases); ++i) {
@@ -316,6 +333,30 @@ TEST_CASE("randomized ops, types, sizes, offsets, streams and launch modes again
     std::string first;
     const std::size_t bad = r.check_outputs(got.p, image.p, c.l, first);
     if (bad != 0) FAIL(c.describe() << ": " << bad << " wrong elements, first " << first << "; " << replay);
+    // Output elements that hold the poison: legitimate results equal to it, or never written. Run the case
+    // again (directly, on the same stream) over the second poison: a written element is the same result again.
+    const auto suspects = r.poisoned(got.p, c.l, poison_pattern);
+    if (!suspects.empty()) {
+      ++rechecked;
+      for (std::size_t k = c.l.in_place ? 1 : 0; k < r.outputs(); ++k) {
+        std::memset(image.p + c.l.ptr[k], second_poison_pattern, n * r.element_size(k));
+      }
+      cudaError_t again = put(pool.p, image.p, c.l.span, stream);
+      if (again == cudaSuccess) again = r.launch(pool.p, c.l, stream);
+      if (again == cudaSuccess) again = cudaStreamSynchronize(stream);
+      if (again == cudaSuccess) again = get(got.p, pool.p, c.l.span, stream);
+      if (again != cudaSuccess) FAIL(c.describe() << ": second run: " << cudaGetErrorName(again) << "; " << replay);
+      for (const auto& hit : suspects) {
+        const std::size_t k = hit.first, i = hit.second;
+        const unsigned char* e = got.p + c.l.ptr[k] + i * r.element_size(k);
+        for (std::size_t b = 0; b < r.element_size(k); ++b) {
+          if (e[b] != poison_pattern) {
+            FAIL(c.describe() << ": output " << k << " element " << i << " was not written (it held the poison, "
+                              << "and the second poison after a second run); " << replay);
+          }
+        }
+      }
+    }
     const std::size_t changed = first_changed_byte(got.p, image.p, c);
     if (changed != SIZE_MAX) {
       FAIL(c.describe() << ": byte " << changed << " of the span, outside every output, changed from "
@@ -336,7 +377,7 @@ TEST_CASE("randomized ops, types, sizes, offsets, streams and launch modes again
       std::count_if(per_op.begin(), per_op.end(), [](std::size_t x) { return x > 0; }));
   std::printf(
       "property: %zu cases passed in %.1f s: %zu as graphs, %zu in place, %zu on the vector path, %zu of %zu "
-      "op/type combinations, %zu elements in all, largest n=%zu\n",
-      ran, seconds, graphs, in_place, vector_path, ops_seen, per_op.size(), elements, largest);
+      "op/type combinations, %zu elements in all, largest n=%zu, %zu run again over the second poison\n",
+      ran, seconds, graphs, in_place, vector_path, ops_seen, per_op.size(), elements, largest, rechecked);
   REQUIRE(ran == (only ? 1 : cases));
 }

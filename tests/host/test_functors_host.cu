@@ -6,7 +6,8 @@
 //   tests/common/functor_reference.cuh (every value of __half and __nv_bfloat16; a seeded sample plus the
 //   extremes for float and double);
 // - exact ops (abs, neg, min, max, relu, clamp, relu_with_grad) bit for bit;
-// - arithmetic (div, fma, axpby, leaky_relu) against double arithmetic, with the bounds stated next to each;
+// - arithmetic (div, fma, axpby, leaky_relu) against correctly rounded references (exact arithmetic for the
+//   16-bit types, tests/common/exact16.cuh; double for float), with the bounds stated next to each;
 // - the special values one by one: +-0, +-inf, NaN, thresholds, integer corner cases.
 // tests/gpu/test_functors_gpu.cu runs the same functors through the launcher against the same bounds.
 
@@ -49,28 +50,28 @@ void check_unary_op(const unary_spec& spec, Get get, const std::vector<T>& xs) {
 
 template <class T>
 T nan_of() {
-  return ew::convert<T>(std::numeric_limits<double>::quiet_NaN());
+  return from_double<T>(std::numeric_limits<double>::quiet_NaN());
 }
 template <class T>
 T inf_of() {
-  return ew::convert<T>(std::numeric_limits<double>::infinity());
+  return from_double<T>(std::numeric_limits<double>::infinity());
 }
 template <class T>
 T val(double d) {
-  return ew::convert<T>(d);
+  return from_double<T>(d);
 }
 template <class T>
 bool is_nan(T x) {
-  return std::isnan(ew::convert<double>(x));
+  return exact::is_nan(x);
 }
 template <class T>
 bool is_neg_zero(T x) {
-  const double d = ew::convert<double>(x);
+  const double d = to_double(x);
   return d == 0 && std::signbit(d);
 }
 template <class T>
 bool is_pos_zero(T x) {
-  const double d = ew::convert<double>(x);
+  const double d = to_double(x);
   return d == 0 && !std::signbit(d);
 }
 
@@ -301,8 +302,8 @@ TEMPLATE_TEST_CASE("min, max, abs, neg, relu, clamp and relu_with_grad are exact
     CHECK(to_double(cuda::std::get<1>(rg)) == (to_double(a[i]) > 0 ? 1.0 : 0.0));
     if constexpr (ew::is_floating_v<T>) {
       const double d = to_double(a[i]);
-      CHECK(same_value(ew::abs<T>{}(a[i]), ew::convert<T>(std::fabs(d))));
-      CHECK(same_value(ew::neg<T>{}(a[i]), ew::convert<T>(-d)));
+      CHECK(same_value(ew::abs<T>{}(a[i]), from_double<T>(std::fabs(d))));
+      CHECK(same_value(ew::neg<T>{}(a[i]), from_double<T>(-d)));
     } else if constexpr (std::is_signed_v<T>) {
       // Wrapping: |MIN| == MIN and -MIN == MIN.
       const T want_abs = a[i] == std::numeric_limits<T>::min() ? a[i] : static_cast<T>(a[i] < 0 ? -a[i] : a[i]);
@@ -316,28 +317,42 @@ TEMPLATE_TEST_CASE("min, max, abs, neg, relu, clamp and relu_with_grad are exact
   }
 }
 
-TEMPLATE_TEST_CASE("floating div, fma and leaky_relu against double arithmetic", "[functors][host]",
+TEMPLATE_TEST_CASE("floating div, fma and leaky_relu against correctly rounded references", "[functors][host]",
                    EW_TEST_FLOAT_TYPES) {
   using T = TestType;
   const std::vector<T> a = mixed_values<T>();
   std::vector<T> b(a.rbegin(), a.rend());
   std::vector<T> c = random_values<T>(a.size(), base_seed() + 3);
-  // div: correctly rounded (the double quotient rounded to float is the float quotient; f64 is the same
-  // operation). 16-bit types: 1 ulp, arith_ulps, although the float quotient rounded again is exact too.
-  // fma: one rounding; the reference a*b + c in double is exact before its addition: fma_ulps (1 for float and
-  // the 16-bit types: the double sum rounded again; 0 for double, which uses std::fma).
-  // leaky_relu: x or slope * x, one rounding: 0 ulp, 1 for the 16-bit types (slope is a float).
+  // div: correctly rounded for every type, 0 ulp (arith_ulps; reference.cuh says why the 16-bit types' float
+  // quotient rounded again is too); ref_div is exact16's for the 16-bit types, double's for float.
+  // fma: one rounding. 16-bit types: the exact a*b + c rounded once (exact16.cuh), 0 ulp. double: std::fma,
+  // 0 ulp. float: the double a*b + c (exact product, rounded sum) rounded again, fma_ulps = 1.
+  // leaky_relu: x or slope * x. float and double: one rounding, against the product rounded once: 0 ulp. 16-bit types: 1 ulp, leaky_ulps: the float product of x and the 24-bit float slope is rounded
+  // in float and again to T.
   const ew::leaky_relu<T> leaky{};
   const ew::leaky_relu<T> leaky2{0.2f};
+  constexpr std::uint64_t leaky_ulps = ew::is_half_precision_v<T> ? 1 : 0;
   for (std::size_t i = 0; i < a.size(); ++i) {
     const double x = to_double(a[i]), y = to_double(b[i]), z = to_double(c[i]);
     INFO(type_name<T>() << " a=" << x << " b=" << y << " c=" << z);
-    CHECK(ulp_distance<T>(ew::div<T>{}(a[i], b[i]), ew::convert<T>(x / y)) <= arith_ulps<T>());
-    const T want_fma = std::is_same_v<T, double> ? ew::convert<T>(std::fma(x, y, z)) : ew::convert<T>(x * y + z);
+    CHECK(ulp_distance<T>(ew::div<T>{}(a[i], b[i]), ref_div(a[i], b[i])) <= arith_ulps<T>());
+    T want_fma;
+    if constexpr (exact::is_16_v<T>) {
+      want_fma = exact::fma(a[i], b[i], c[i]);
+    } else if constexpr (std::is_same_v<T, double>) {
+      want_fma = std::fma(x, y, z);
+    } else {
+      want_fma = static_cast<T>(x * y + z);
+    }
     CHECK(ulp_distance<T>(ew::fma<T>{}(a[i], b[i], c[i]), want_fma) <= fma_ulps<T>());
-    const double slope = static_cast<double>(leaky.slope), slope2 = static_cast<double>(leaky2.slope);
-    CHECK(ulp_distance<T>(leaky(a[i]), ew::convert<T>(x > 0 ? x : x * slope)) <= arith_ulps<T>());
-    CHECK(ulp_distance<T>(leaky2(a[i]), ew::convert<T>(x > 0 ? x : x * slope2)) <= arith_ulps<T>());
+    // x * slope rounded once to T: for double the IEEE product itself; for the others the product is exact in
+    // long double (a float or 16-bit x times a float slope: at most 48 bits), then rounded once.
+    auto leaky_ref = [&](double slope) {
+      if constexpr (std::is_same_v<T, double>) return x > 0 ? x : x * slope;
+      else return round_to<T>(x > 0 ? to_ld(a[i]) : to_ld(a[i]) * static_cast<ldouble>(slope));
+    };
+    CHECK(ulp_distance<T>(leaky(a[i]), leaky_ref(static_cast<double>(leaky.slope))) <= leaky_ulps);
+    CHECK(ulp_distance<T>(leaky2(a[i]), leaky_ref(static_cast<double>(leaky2.slope))) <= leaky_ulps);
   }
   CHECK(to_double(ew::div<T>{}(val<T>(1.0), val<T>(0.0))) == INFINITY);
   CHECK(to_double(ew::div<T>{}(val<T>(-1.0), val<T>(0.0))) == -INFINITY);
@@ -345,7 +360,8 @@ TEMPLATE_TEST_CASE("floating div, fma and leaky_relu against double arithmetic",
   CHECK(to_double(leaky(val<T>(-2.0))) == to_double(val<T>(-2.0 * static_cast<double>(leaky.slope))));
 }
 
-TEMPLATE_TEST_CASE("axpby is within two roundings of alpha x + beta y (integers: wrapping)", "[functors][host]", EW_TEST_ALL_TYPES) {
+TEMPLATE_TEST_CASE("axpby is within two roundings of alpha x + beta y (16-bit types: one; integers: wrapping)",
+                   "[functors][host]", EW_TEST_ALL_TYPES) {
   using T = TestType;
   const std::vector<T> x = mixed_values<T>();
   std::vector<T> y(x.rbegin(), x.rend());
@@ -432,8 +448,8 @@ TEST_CASE("cast converts between element types with one rounding", "[functors][h
     INFO("f32 bits " << u);
     CHECK(bits16(ew::cast<__nv_bfloat16>{}(f)) == ref_bf16_bits(f));
   }
-  CHECK(ew::convert<double>(ew::cast<__nv_bfloat16>{}(1.0f + 0x1p-8f)) == 1.0);                // tie, to even
-  CHECK(ew::convert<double>(ew::cast<__nv_bfloat16>{}(1.0f + 0x1p-8f + 0x1p-20f)) == 1.0078125);  // above the tie
+  CHECK(to_double(ew::cast<__nv_bfloat16>{}(1.0f + 0x1p-8f)) == 1.0);                // tie, to even
+  CHECK(to_double(ew::cast<__nv_bfloat16>{}(1.0f + 0x1p-8f + 0x1p-20f)) == 1.0078125);  // above the tie
   // f16 round trip through float for every finite f16.
   for (std::uint32_t b = 0; b < 65536; ++b) {
     const __half h = from_bits16<__half>(static_cast<std::uint16_t>(b));
@@ -442,11 +458,16 @@ TEST_CASE("cast converts between element types with one rounding", "[functors][h
     CHECK(same_bits(ew::cast<__half>{}(f), h));
   }
   // double -> f16 rounds once (not through float): 1 + 2^-11 + 2^-40 is above the f16 tie at 1 + 2^-11.
-  CHECK(ew::convert<double>(ew::cast<__half>{}(1.0 + 0x1p-11 + 0x1p-40)) == 1.0 + 0x1p-10);
+  CHECK(to_double(ew::cast<__half>{}(1.0 + 0x1p-11 + 0x1p-40)) == 1.0 + 0x1p-10);
   // Integers and floats.
   CHECK(ew::cast<float>{}(std::int32_t{16777217}) == 16777216.0f);
   CHECK(ew::cast<std::int32_t>{}(2.75f) == 2);
   CHECK(ew::cast<std::int32_t>{}(-2.75f) == -2);
+  // Floating -> integer saturates (NaN gives 0) and integer -> bf16 rounds once from the exact integer: every
+  // case in tests/host/test_numeric_host.cu.
+  CHECK(ew::cast<std::int8_t>{}(300.0f) == 127);
+  CHECK(ew::cast<std::int32_t>{}(std::numeric_limits<float>::quiet_NaN()) == 0);
+  CHECK(to_double(ew::cast<__nv_bfloat16>{}(16842753)) == 16908288.0);
   CHECK(ew::cast<std::int64_t>{}(ew::convert<__nv_bfloat16>(-3.0)) == -3);
   CHECK(ew::cast<double>{}(std::int64_t{1} << 53) == 9007199254740992.0);
   // Any input type: the call operator is a template.

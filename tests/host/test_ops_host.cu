@@ -3,6 +3,7 @@
 // The core functors, run on the host (they are __host__ __device__), against independent CPU references
 // for every supported type, including the extremes.
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <vector>
@@ -11,6 +12,7 @@
 
 #include <ew/elementwise.cuh>
 
+#include "../common/numeric_cases.cuh"
 #include "../common/reference.cuh"
 #include "../common/test_utils.cuh"
 
@@ -19,18 +21,23 @@ using namespace ew_test;
 namespace {
 
 /// Random values plus the extremes that matter for T: +-0, +-1, +-inf, NaN, the largest finite, the
-/// smallest normal and a subnormal.
+/// smallest normal and a subnormal; for floating types also 4000 values from the full range (random bits,
+/// subnormals, infinities, NaNs, short significands that make ties: tests/common/numeric_cases.cuh).
 template <class T>
 std::vector<T> interesting_values() {
   std::vector<T> v = random_values<T>(2000, base_seed());
   if constexpr (ew::is_floating_v<T>) {
+    const std::vector<T> full = cases::full_range_values<T>(4000, base_seed() + 17);
+    v.insert(v.end(), full.begin(), full.end());
+  }
+  if constexpr (ew::is_floating_v<T>) {
     const double inf = std::numeric_limits<double>::infinity();
-    for (double d : {0.0, -0.0, 1.0, -1.0, inf, -inf, std::nan("")}) v.push_back(ew::convert<T>(d));
+    for (double d : {0.0, -0.0, 1.0, -1.0, inf, -inf, std::nan("")}) v.push_back(from_double<T>(d));
     if constexpr (std::is_same_v<T, __half>) {
-      for (double d : {65504.0, -65504.0, 6.103515625e-05, 5.960464477539063e-08}) v.push_back(ew::convert<T>(d));
+      for (double d : {65504.0, -65504.0, 6.103515625e-05, 5.960464477539063e-08}) v.push_back(from_double<T>(d));
     } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
       for (double d : {3.3895313892515355e38, 1.1754943508222875e-38, 9.183549615799121e-41}) {
-        v.push_back(ew::convert<T>(d));
+        v.push_back(from_double<T>(d));
       }
     } else {
       v.push_back(std::numeric_limits<T>::max());
@@ -69,9 +76,9 @@ TEMPLATE_TEST_CASE("binary ops match the CPU reference", "[ops][host]", EW_TEST_
 
 TEMPLATE_TEST_CASE("unary ops match the CPU reference", "[ops][host]", EW_TEST_ALL_TYPES) {
   using T = TestType;
-  const T lo = ew::convert<T>(-2.5), hi = ew::convert<T>(3.0);
+  const T lo = from_double<T>(-2.5), hi = from_double<T>(3.0);
   const double alpha = std::is_integral_v<T> ? 3.0 : 1.75, beta = std::is_integral_v<T> ? -7.0 : 0.5;
-  const ew::scale_bias<T> sb{ew::convert<ew::compute_t<T>>(alpha), ew::convert<ew::compute_t<T>>(beta)};
+  const ew::scale_bias<T> sb{static_cast<ew::compute_t<T>>(alpha), static_cast<ew::compute_t<T>>(beta)};
   for (T x : interesting_values<T>()) {
     REQUIRE(same_bits(ew::relu<T>{}(x), ref_relu(x)));
     REQUIRE(same_bits(ew::clamp<T>{lo, hi}(x), ref_clamp(x, lo, hi)));
@@ -81,11 +88,11 @@ TEMPLATE_TEST_CASE("unary ops match the CPU reference", "[ops][host]", EW_TEST_A
 
 TEMPLATE_TEST_CASE("relu and clamp propagate NaN and keep signed zero", "[ops][host]", EW_TEST_FLOAT_TYPES) {
   using T = TestType;
-  const T nan = ew::convert<T>(std::nan(""));
+  const T nan = from_double<T>(std::nan(""));
   REQUIRE(std::isnan(to_double(ew::relu<T>{}(nan))));
-  REQUIRE(std::isnan(to_double(ew::clamp<T>{ew::convert<T>(-1.0), ew::convert<T>(1.0)}(nan))));
-  REQUIRE(std::signbit(to_double(ew::relu<T>{}(ew::convert<T>(-0.0)))));
-  REQUIRE(to_double(ew::relu<T>{}(ew::convert<T>(-std::numeric_limits<double>::infinity()))) == 0.0);
+  REQUIRE(std::isnan(to_double(ew::clamp<T>{from_double<T>(-1.0), from_double<T>(1.0)}(nan))));
+  REQUIRE(std::signbit(to_double(ew::relu<T>{}(from_double<T>(-0.0)))));
+  REQUIRE(to_double(ew::relu<T>{}(from_double<T>(-std::numeric_limits<double>::infinity()))) == 0.0);
 }
 
 TEST_CASE("integer ops wrap instead of overflowing", "[ops][host]") {
@@ -99,9 +106,9 @@ TEST_CASE("integer ops wrap instead of overflowing", "[ops][host]") {
 
 TEST_CASE("half types compute in float and round once", "[ops][host]") {
   // 2049 is not representable in f16 (spacing 2 above 2048); 2048 + 1 rounds to even, 2048.
-  const __half a = ew::convert<__half>(2048.0), b = ew::convert<__half>(1.0);
+  const __half a = from_double<__half>(2048.0), b = from_double<__half>(1.0);
   REQUIRE(to_double(ew::add<__half>{}(a, b)) == 2048.0);
   // bf16 spacing at 1 is 2^-7; 1 + 0.75 * 2^-7 rounds once, up, to 1 + 2^-7.
   const ew::scale_bias<__nv_bfloat16> sb{1.0f, 0.005859375f};
-  REQUIRE(to_double(sb(ew::convert<__nv_bfloat16>(1.0))) == 1.0078125);
+  REQUIRE(to_double(sb(from_double<__nv_bfloat16>(1.0))) == 1.0078125);
 }
