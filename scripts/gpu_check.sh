@@ -9,7 +9,8 @@
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
 # logs.tar.gz (every log), bench.json, torch_triton.json, tune.txt, bench.png, bench_hot.png, ratios.md.
 # The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step;
-# EW_SANITIZER_TOOLS picks some of the four tools (e.g. to run two tools per GPU on a two-GPU machine).
+# EW_SANITIZER_TOOLS picks some of the four tools (e.g. to run two tools per GPU on a two-GPU machine);
+# EW_SANITIZER_PARALLEL=1 runs them at once.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
@@ -52,6 +53,12 @@ if has tests; then
   for b in "${gpu_bins[@]}" "$build/tests/ew_gpu_tests_compute80"; do
     [ -x "$b" ] && { step "test.$(basename "$b")" "$b" --durations yes || status=1; }
   done
+  # The multi-device tests are hidden: they run here, and exit 77 (skipped) with fewer than two GPUs.
+  [ -x "$build/tests/ew_gpu_tests" ] && {
+    step test.ew_gpu_tests.multi_device "$build/tests/ew_gpu_tests" --require-gpus 2 "[multi_device]"
+    rc=$?
+    [ $rc -eq 0 ] || [ $rc -eq 77 ] || status=1
+  }
   for b in "$build"/tests/ew_odr_test_*; do
     [ -x "$b" ] && { step "test.$(basename "$b")" "$b" || status=1; }
   done
@@ -67,15 +74,29 @@ if has sanitizers; then
   # Left out under the tools: the >4 GiB tests ([large], hours under the tools; they run above), the test
   # that makes CUDA API calls fail on purpose ([api_errors], which the tools count as errors), and the
   # sticky-error processes (deliberate faults). The property test runs a reduced number of cases.
+  # EW_SANITIZER_PARALLEL=1 runs the tools at once, one process each (they are bound by the host-side
+  # instrumentation, so on one GPU the four take about as long as the slowest).
   export EW_PROPERTY_CASES=${EW_PROPERTY_CASES_SANITIZER:-300}
-  for tool in ${EW_SANITIZER_TOOLS:-memcheck racecheck initcheck synccheck}; do
+  run_tool() {
+    local tool=$1 rc=0
     for b in "${gpu_bins[@]}"; do
       extra=()
       [ "$tool" = memcheck ] && extra=(--leak-check full)
       step "sanitizer.$tool.$(basename "$b")" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
-        "$b" '~[large]~[api_errors]' || status=1
+        "$b" '~[large]~[api_errors]' || rc=1
     done
+    return $rc
+  }
+  pids=()
+  for tool in ${EW_SANITIZER_TOOLS:-memcheck racecheck initcheck synccheck}; do
+    if [ "${EW_SANITIZER_PARALLEL:-0}" = 1 ]; then
+      run_tool "$tool" &
+      pids+=($!)
+    else
+      run_tool "$tool" || status=1
+    fi
   done
+  for pid in "${pids[@]}"; do wait "$pid" || status=1; done
   unset EW_PROPERTY_CASES
 fi
 

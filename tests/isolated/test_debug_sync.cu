@@ -90,7 +90,7 @@ TEST_CASE("debug build: argument checks come first and touch no device", "[debug
 // Needs a machine without a GPU: with one, these fake addresses would be checked for real (and, where the
 // device reads pageable memory, launched on), which the [debug_gpu] tests cover. ctest runs it with
 // --no-gpu, which makes the run exit 77 (skipped) on a machine with a GPU.
-TEST_CASE("debug build without a GPU: the pointer check's CUDA error is returned", "[debug_no_gpu]") {
+TEST_CASE("debug build without a GPU: the pointer check's CUDA error is returned", "[.debug_no_gpu]") {
   REQUIRE_FALSE(has_gpu());
   const cudaError_t e = ew::elementwise(ew::relu<float>{}, 4, fake(0x10000000), cfake(0x20000000));
   INFO(cudaGetErrorName(e) << ": " << ew::last_error_message());

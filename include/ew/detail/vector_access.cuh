@@ -29,6 +29,15 @@ inline constexpr bool is_word_size_v = Bytes == 1 || Bytes == 2 || Bytes == 4 ||
 template <class T>
 inline constexpr bool is_vectorizable_v = is_word_size_v<sizeof(T)>;
 
+/// True when a vector of `Vec` elements of `T` moves through one register word: its size is a word's, and
+/// either it is a real vector (`Vec > 1`, which only the vectorized path uses, after `vector_head` aligned
+/// every pointer to it) or `T` is aligned to its size (so every `T*` is aligned to the word). A single
+/// element of an under-aligned type (a 16-byte struct aligned to 4) is copied as `T`, which is safe at any
+/// address its alignment allows: as a 16-byte word it faulted (cudaErrorMisalignedAddress) on the scalar
+/// path.
+template <class T, int Vec>
+inline constexpr bool uses_word_v = is_word_size_v<sizeof(T) * Vec> && (Vec > 1 || alignof(T) >= sizeof(T));
+
 /// `Vec` elements of `T`, aligned to their total size when that is a register word's (which is what one
 /// vector access moves), else to `T`'s own alignment (`Vec` is then 1: see `is_vectorizable_v`).
 template <class T, int Vec>
@@ -172,9 +181,9 @@ EW_HD void store_word(W* p, W w) {  // 1- and 2-byte words
 
 /// One vector access seen both as elements and as the register word it moves through. A union rather
 /// than memcpy on the device: with memcpy, NVVM split some 16-byte stores into four 4-byte ones (seen in
-/// the PTX of the f32 add kernel, CUDA 13.0). Elements whose vectors are not a register word (`float3`)
-/// have no word: they are copied element by element.
-template <class T, int Vec, bool = is_word_size_v<sizeof(T) * Vec>>
+/// the PTX of the f32 add kernel, CUDA 13.0). Elements whose vectors are not a register word (`float3`,
+/// or one under-aligned element: `uses_word_v`) have no word: they are copied element by element.
+template <class T, int Vec, bool = uses_word_v<T, Vec>>
 union vector_word {
   aligned_vector<T, Vec> elements;
   typename raw_word<sizeof(T) * Vec>::type word;
@@ -189,7 +198,7 @@ union vector_word<T, Vec, false> {
 template <tuning::cache_hint Hint, int Vec, class T>
 EW_HD vector_word<T, Vec> load_vector(const T* p) {
   vector_word<T, Vec> u;
-  if constexpr (is_word_size_v<sizeof(T) * Vec>) {
+  if constexpr (uses_word_v<T, Vec>) {
     u.word = load_word<Hint>(reinterpret_cast<const decltype(u.word)*>(p));
   } else {
     for (int j = 0; j < Vec; ++j) u.elements.v[j] = p[j];
@@ -201,7 +210,7 @@ EW_HD vector_word<T, Vec> load_vector(const T* p) {
 /// access.
 template <tuning::cache_hint Hint, int Vec, class T>
 EW_HD void store_vector(T* p, const vector_word<T, Vec>& x) {
-  if constexpr (is_word_size_v<sizeof(T) * Vec>) {
+  if constexpr (uses_word_v<T, Vec>) {
     store_word<Hint>(reinterpret_cast<decltype(x.word)*>(p), x.word);
   } else {
     for (int j = 0; j < Vec; ++j) p[j] = x.elements.v[j];
