@@ -120,7 +120,7 @@ struct tuner {
     return [x, p, l](cudaStream_t s) {
       const cudaError_t err = l(x, p, s);
       if (err != cudaSuccess) {
-        throw bench_failure(std::string("ew::detail::launch: ") + cudaGetErrorString(err) + " (" +
+        throw bench_failure(std::string("ew::detail::dispatch: ") + cudaGetErrorString(err) + " (" +
                             ew::last_error_message() + ")");
       }
     };
@@ -291,7 +291,7 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
     std::printf("verdict: best beats the default by %.2f%%, more than the spread (%.2f%% IQR/median).\n",
                 100.0 * margin, 100.0 * spread);
   }
-  std::printf("to make the best ew's default, in include/ew/tuning.cuh:\n");
+  std::printf("to make the best ew's default, in include/ew/detail/tuning.cuh:\n");
   if (has_unroll_for<ew::tuning::kernel_shape>::value) {
     std::printf("  kernel_shape: loads_in_flight = %d (this op has %d input%s: %d vector%s per input per thread)\n",
                 best.c.s.unroll * t.arity, t.arity, t.arity > 1 ? "s" : "", best.c.s.unroll,

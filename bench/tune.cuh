@@ -3,7 +3,7 @@
 
 /// @file
 /// ew_tune's kernel-shape tables. Each (op, type) is one translation unit that instantiates
-/// `ew::detail::launch<Vec, Unroll, Load, Store>` for:
+/// `ew::detail::dispatch<Vec, Unroll, Load, Store>` for:
 /// - every valid vector width (Vec * sizeof(T) <= 16) x unroll {1, 2, 4, 8}, default cache hints;
 /// - at the 16-byte width, unroll {1, 2, 4, 8} x every other load/store hint pair (the hint sweep runs at
 ///   the best shape found with default hints);
@@ -104,11 +104,13 @@ EWB_OPTIONAL_FIELD(tile_vectors)
 template <class Op, class T, int V, int U, cache_hint L, cache_hint S>
 cudaError_t launch_shape(const io& x, const ew::tuning::launch_policy& p, cudaStream_t s) {
   if constexpr (std::is_invocable_v<const Op&, T, T>) {
-    return ew::detail::launch<V, U, L, S>(Op{}, x.n, ew::out(static_cast<T*>(x.out)),
-                                          ew::in(static_cast<const T*>(x.a), static_cast<const T*>(x.b)), s, &p);
+    return ew::detail::dispatch<V, U, L, S>(Op{}, x.n, cuda::std::tuple<T*>(static_cast<T*>(x.out)),
+                                            cuda::std::tuple<const T*, const T*>(static_cast<const T*>(x.a),
+                                                                                 static_cast<const T*>(x.b)),
+                                            s, &p);
   } else {
-    return ew::detail::launch<V, U, L, S>(Op{}, x.n, ew::out(static_cast<T*>(x.out)),
-                                          ew::in(static_cast<const T*>(x.a)), s, &p);
+    return ew::detail::dispatch<V, U, L, S>(Op{}, x.n, cuda::std::tuple<T*>(static_cast<T*>(x.out)),
+                                            cuda::std::tuple<const T*>(static_cast<const T*>(x.a)), s, &p);
   }
 }
 

@@ -12,7 +12,8 @@
 /// // y = sigmoid(x) * 2 + 1.
 /// ew::elementwise(ew::compose(ew::sigmoid<float>{}, ew::scale_bias<float>{2.f, 1.f}), n, y, x, stream);
 /// // Normalisation pre/post with scalars: y = (x - mean) * inv_std * gamma + beta.
-/// ew::elementwise(ew::compose(ew::scale_bias<float>{inv_std, -mean * inv_std}, ew::scale_bias<float>{gamma, beta}),
+/// ew::elementwise(ew::compose(ew::scale_bias<float>{inv_std, -mean * inv_std}, ew::scale_bias<float>{gamma,
+/// beta}),
 ///                 n, y, x, stream);
 /// @endcode
 
@@ -22,7 +23,7 @@
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
-#include "detail/config.cuh"
+#include "functor.cuh"
 
 namespace ew {
 namespace detail {
@@ -34,10 +35,11 @@ struct compose_broken {};
 /// compose_stage_check<N, false>" line names the stage (counted from 0, the first stage being stage 0).
 template <std::size_t Stage, bool Ok>
 struct compose_stage_check {
-  static_assert(Ok,
-                "ew::compose: stage N cannot take the result of stage N-1 (stages run left to right: compose(f, g, "
-                "h)(x) is h(g(f(x))); every stage after the first is called with the previous stage's result, by "
-                "value; N is the first template argument of ew::detail::compose_stage_check in this error)");
+  static_assert(
+      Ok,
+      "ew::compose: stage N cannot take the result of stage N-1 (stages run left to right: compose(f, g, "
+      "h)(x) is h(g(f(x))); every stage after the first is called with the previous stage's result, by "
+      "value; N is the first template argument of ew::detail::compose_stage_check in this error)");
   static constexpr bool value = true;  // the assertion above has already said what is wrong
 };
 
@@ -51,8 +53,8 @@ struct stage_result<Stage, R, true> {
   using type = cuda::std::decay_t<cuda::std::invoke_result_t<const Stage&, R>>;
 };
 
-/// What stages `K, K+1, ...` of a chain make of `R`, checking each (a hard error, with the message above, when
-/// a stage cannot take what the one before it returns).
+/// What stages `K, K+1, ...` of a chain make of `R`, checking each (a hard error, with the message above,
+/// when a stage cannot take what the one before it returns).
 template <std::size_t K, class R, class... Stages>
 struct chain_result {
   using type = R;
@@ -74,8 +76,8 @@ struct after_first {
 }  // namespace detail
 
 /// The functor `ew::compose` returns: the stages, stored by value (so they may carry state, like
-/// `ew::scale_bias{alpha, beta}`), applied left to right. Trivially copyable when the stages are, so it can be
-/// passed to a kernel; `__host__ __device__`, so the host tests run the same code as the GPU.
+/// `ew::scale_bias{alpha, beta}`), applied left to right. Trivially copyable when the stages are, so it can
+/// be passed to a kernel; `__host__ __device__`, so the host tests run the same code as the GPU.
 template <class... Stages>
 struct composed {
   static_assert(sizeof...(Stages) >= 1, "ew::compose: needs at least one stage");
@@ -110,17 +112,17 @@ struct composed {
 ///
 /// The order is left to right, the order the data flows in (a pipeline, like `f | g | h`; the reverse of the
 /// mathematical `h o g o f`). The first stage takes the launch's inputs, so it may take several
-/// (`ew::compose(ew::add<float>{}, ew::relu<float>{})` is `relu(a + b)` over `ew::in(a, b)`); each later stage
-/// takes one value, the previous stage's result. The last stage's result is what is written: a tuple of N
-/// values for N outputs (`ew::compose(ew::add<float>{}, ew::relu_with_grad<float>{})`).
+/// (`ew::compose(ew::add<float>{}, ew::relu<float>{})` is `relu(a + b)` over `ew::in(a, b)`); each later
+/// stage takes one value, the previous stage's result. The last stage's result is what is written: a tuple of
+/// N values for N outputs (`ew::compose(ew::add<float>{}, ew::relu_with_grad<float>{})`).
 ///
 /// Stages are taken by value and stored in the result, so stateful stages keep their state; they must be
-/// callable as const on the device: any ew functor, or your own struct with an `EW_HD` (`__host__ __device__`)
-/// call operator. ew never needs lambdas; with `--extended-lambda`, a `__host__ __device__` lambda works as a
-/// stage, and a `__device__`-only one once wrapped in `cuda::proclaim_return_type<R>(...)` (host code cannot
-/// see its result type otherwise, and compose reports it as a stage that cannot be called). A stage that
-/// cannot take the previous stage's result fails to compile with the message "ew::compose: stage N cannot
-/// take the result of stage N-1".
+/// callable as const on the device: any ew functor, or your own struct with an `EW_HD` (`__host__
+/// __device__`) call operator. ew never needs lambdas; with `--extended-lambda`, a `__host__ __device__`
+/// lambda works as a stage, and a `__device__`-only one once wrapped in `cuda::proclaim_return_type<R>(...)`
+/// (host code cannot see its result type otherwise, and compose reports it as a stage that cannot be called).
+/// A stage that cannot take the previous stage's result fails to compile with the message "ew::compose: stage
+/// N cannot take the result of stage N-1".
 ///
 /// Rounding: each stage returns what its own type says. `ew::relu<__half>` rounds to `__half` between stages;
 /// to keep a 16-bit chain in float and round once, start with `ew::cast<float>{}` and use float stages: the
@@ -128,9 +130,10 @@ struct composed {
 template <class... Stages>
 EW_HD constexpr composed<Stages...> compose(Stages... stages) {
   static_assert(sizeof...(Stages) >= 1, "ew::compose: needs at least one stage");
-  static_assert((!cuda::std::is_pointer_v<Stages> && ...),
-                "ew::compose: stages must be function objects, not function pointers (a host function's address "
-                "cannot be called on the GPU)");
+  static_assert(
+      (!cuda::std::is_pointer_v<Stages> && ...),
+      "ew::compose: stages must be function objects, not function pointers (a host function's address "
+      "cannot be called on the GPU)");
   return composed<Stages...>{cuda::std::tuple<Stages...>(stages...)};
 }
 

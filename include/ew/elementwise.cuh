@@ -12,18 +12,19 @@
 /// ew::elementwise(ew::sincos<float>{}, n, ew::out(s, c), x, stream);  // two outputs in one pass
 /// @endcode
 ///
-/// The functors are in ops.cuh; `ew::compose` (compose.cuh) chains them into one.
+/// The functors are in ops.cuh (write your own with functor.cuh); `ew::compose` (compose.cuh) chains them
+/// into one; `ew::in` / `ew::out` (arguments.cuh) group several operands.
 
 #include <cstddef>
 
 #include <cuda_runtime_api.h>
 
+#include "arguments.cuh"
 #include "compose.cuh"
-#include "detail/arguments.cuh"
 #include "detail/dispatch.cuh"
 #include "error.cuh"
+#include "functor.cuh"
 #include "ops.cuh"
-#include "tuning.cuh"
 
 namespace ew {
 
@@ -47,20 +48,21 @@ inline constexpr int vec_auto = 0;
 ///               overlap is rejected.
 /// @param stream Stream to launch on; the call never synchronizes (unless EW_DEBUG_SYNC is defined).
 /// @return cudaSuccess; cudaErrorInvalidValue for bad arguments (null pointer with n > 0, pointer not aligned
-///         to `alignof` its element type, partial overlap), with nothing launched; or the CUDA error of the launch, including
-///         a sticky error left by earlier work. `ew::last_error_message()` says why.
+///         to `alignof` its element type, partial overlap), with nothing launched; or the CUDA error of the
+///         launch, including a sticky error left by earlier work. `ew::last_error_message()` says why.
 ///
 /// Any alignment works: when every pointer has the same element offset within a 16-byte vector, a short
 /// scalar head makes the rest vectorized; otherwise every access is scalar.
 ///
-/// Each element is converted from the op's result to its output type with `ew::convert` (numeric.cuh):
+/// Each element is converted from the op's result to its output type with `ew::convert` (functor.cuh):
 /// one rounding to nearest even for floating outputs, and for integer outputs from a floating result,
 /// truncation toward zero saturated to the integer's range, NaN giving 0.
 // In the configuration's namespace (config.cuh): EW_DEBUG_SYNC changes what this calls.
 inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 template <class Op, int VecWidth = vec_auto, class Out, class In>
 [[nodiscard]] cudaError_t elementwise(Op op, std::size_t n, Out out, In in, cudaStream_t stream = 0) {
-  return detail::launch_default<VecWidth>(op, n, detail::as_outputs(out), detail::as_inputs(in), stream);
+  return detail::dispatch_default<VecWidth>(op, n, detail::output_tuple(out), detail::input_tuple(in),
+                                            stream);
 }
 }  // namespace EW_DETAIL_CONFIG_NAMESPACE
 

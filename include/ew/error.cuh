@@ -5,26 +5,9 @@
 /// The error model. Every ew call returns a `cudaError_t`; when ew itself rejected the call (before any
 /// launch), `ew::last_error_message()` says why, on the calling thread, until that thread's next ew call.
 
-#include <cuda_runtime_api.h>
-
-#include "detail/config.cuh"
+#include "detail/last_error.cuh"
 
 namespace ew {
-namespace detail {
-
-/// The calling thread's message slot. Holds string literals only: setting it never allocates.
-inline const char*& message_slot() {
-  static thread_local const char* message = "";
-  return message;
-}
-
-/// Records `message` for this thread and returns `error`, so a check reads `return fail(err, "why")`.
-inline cudaError_t fail(cudaError_t error, const char* message) {
-  message_slot() = message;
-  return error;
-}
-
-}  // namespace detail
 
 /// Why the calling thread's most recent ew call failed: ew's own reason when it rejected the arguments
 /// (e.g. "ew::elementwise: an output partially overlaps an input"), CUDA's error string when a CUDA call

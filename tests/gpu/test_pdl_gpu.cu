@@ -35,7 +35,7 @@ TEST_CASE("programmatic launch: an early-triggering producer, two ew launches, a
     EW_REQUIRE_CUDA(cudaFuncGetAttributes(
         &attr, ew::detail::elementwise_kernel<ew::scale_bias<float>, 4, 2, ew::tuning::cache_hint::normal,
                                               ew::tuning::cache_hint::normal, cuda::std::tuple<float*>,
-                                              cuda::std::tuple<const float*>>));
+                                              cuda::std::tuple<ew::detail::contiguous_input<float>>>));
     ptx = attr.ptxVersion;
   }
   INFO("ew kernel image: PTX version " << ptx);

@@ -97,13 +97,15 @@ void run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
                        : no_vector_path;
   using out_ptrs = cuda::std::tuple<Out*>;
   using in_ptrs = cuda::std::tuple<const In*...>;
-  const in_ptrs in_tuple = std::apply([](auto&... a) { return in_ptrs(a.data()...); }, ins);
+  using in_operands = cuda::std::tuple<ew::detail::contiguous_input<In>...>;
+  const in_operands in_tuple =
+      ew::detail::as_operands(std::apply([](auto&... a) { return in_ptrs(a.data()...); }, ins));
   auto simulate = [&](auto vec_tag, auto unroll_tag, const ew::detail::partition& p, ew::tuning::launch_policy policy) {
     constexpr int V = decltype(vec_tag)::value;
     constexpr int U = decltype(unroll_tag)::value;
     const auto shape = ew::detail::plan_launch(p, 0, U, policy);
     ew::detail::elementwise_thread<Op, V, U, ew::tuning::cache_hint::normal, ew::tuning::cache_hint::normal,
-                                   out_ptrs, in_ptrs>
+                                   out_ptrs, in_operands>
         t{op, out_ptrs(out.data()), in_tuple, p.head};
     for (std::size_t b = 0; b < shape.blocks; ++b)
       for (std::size_t th = 0; th < shape.block_threads; ++th) block_tile_schedule(p, shape, b, th, t);

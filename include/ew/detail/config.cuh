@@ -2,13 +2,10 @@
 #pragma once
 
 /// @file
-/// Macros shared by every ew header: execution-space qualifiers and the kernel declaration macro.
+/// Macros shared by ew's detail headers: the kernel declaration, the debug configuration's namespace, the
+/// version. (`EW_HD`, which users write functors with, is in functor.cuh.)
 
 #include <cuda_runtime_api.h>
-
-/// Marks a function callable from host and device code. Every functor in ew is `EW_HD`, which is what lets
-/// the host tests run the exact code the GPU runs.
-#define EW_HD __host__ __device__ __forceinline__
 
 /// `#pragma unroll` in code that is compiled for the device and, for the host tests, for the host, whose
 /// compiler does not know the pragma.
@@ -27,7 +24,7 @@
 #define EW_KERNEL __global__ __attribute__((visibility("hidden")))
 #endif
 
-/// Lowest `__CUDA_ARCH__` whose kernel images contain `griddepcontrol.wait` (kernels.cuh); the host checks a
+/// Lowest `__CUDA_ARCH__` whose kernel images contain `griddepcontrol.wait` (kernel.cuh); the host checks a
 /// kernel image's PTX version against it before it asks for programmatic launch (dispatch.cuh).
 #define EW_DETAIL_PROGRAMMATIC_WAIT_ARCH 900
 

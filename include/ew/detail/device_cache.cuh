@@ -3,9 +3,10 @@
 
 /// @file
 /// Per-device facts the launcher needs on every call (SM count, compute capability, each kernel's
-/// occupancy and whether its image can wait for a programmatic launch), queried once per device and cached. Lock-free: each slot is one atomic word, 0 meaning "not
-/// known yet". Two threads that miss at once both query and store the same value, which is harmless, so
-/// no lock is needed and a hit costs one relaxed atomic load.
+/// occupancy and whether its image can wait for a programmatic launch), queried once per device and cached.
+/// Lock-free: each slot is one atomic word, 0 meaning "not known yet". Two threads that miss at once both
+/// query and store the same value, which is harmless, so no lock is needed and a hit costs one relaxed atomic
+/// load.
 
 #include <atomic>
 #include <cstdint>
@@ -109,7 +110,7 @@ cudaError_t query_occupancy(int device, int block_threads, int& blocks_per_sm) {
 }
 
 /// Whether the image of `Kernel` that runs on the current device `device` contains `griddepcontrol.wait`,
-/// i.e. was compiled from PTX of version EW_DETAIL_PROGRAMMATIC_WAIT_ARCH / 10 or later (kernels.cuh): only
+/// i.e. was compiled from PTX of version EW_DETAIL_PROGRAMMATIC_WAIT_ARCH / 10 or later (kernel.cuh): only
 /// then may it be launched with programmatic stream serialization. The device's compute capability does not
 /// say this: a program built for `compute_80` runs a JIT-compiled image without the wait on an H200, and a
 /// programmatic launch of it read stale data (51,380,224 of 52,428,800 elements over 50 runs of 2^20 behind a

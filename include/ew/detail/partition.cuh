@@ -10,7 +10,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "config.cuh"
+#include "../functor.cuh"
 
 namespace ew {
 namespace detail {
@@ -93,15 +93,16 @@ struct launch_shape {
 /// kernel striding threads across the whole array (4365 vs 4160 GB/s; docs/PERFORMANCE.md, probe 1).
 #pragma nv_exec_check_disable
 template <class Visitor>
-EW_HD void block_tile_schedule(const partition& p, const launch_shape& s, std::size_t block, std::size_t thread,
-                               Visitor& v) {
+EW_HD void block_tile_schedule(const partition& p, const launch_shape& s, std::size_t block,
+                               std::size_t thread, Visitor& v) {
   const std::size_t threads = s.blocks * s.block_threads;
   const std::size_t global = block * s.block_threads + thread;
   for (std::size_t i = global; i < p.head; i += threads) v.scalar(i);
 
   const std::size_t tile = s.block_threads * static_cast<std::size_t>(s.per_thread);
   const std::size_t full_tiles = p.vectors / tile;
-  for (std::size_t t = block; t < full_tiles; t += s.blocks) v.vectors(t * tile + thread, s.block_threads, s.per_thread);
+  for (std::size_t t = block; t < full_tiles; t += s.blocks)
+    v.vectors(t * tile + thread, s.block_threads, s.per_thread);
   const std::size_t rest = p.vectors - full_tiles * tile;
   if (rest > thread && block == full_tiles % s.blocks) {
     const std::size_t count = (rest - thread + s.block_threads - 1) / s.block_threads;

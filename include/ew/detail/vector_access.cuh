@@ -4,7 +4,7 @@
 /// @file
 /// Vector loads and stores of up to 16 bytes, with cache hints. On the device they are inline PTX; on the
 /// host the same functions copy bytes (`memcpy`), so the host tests can run the kernel's per-thread body
-/// (kernels.cuh) over simulated grids and check what it computes and where it writes.
+/// (kernel.cuh) over simulated grids and check what it computes and where it writes.
 
 #include <cstdint>
 #include <cstring>
@@ -13,8 +13,8 @@
 
 #include <cuda/std/type_traits>
 
-#include "../tuning.cuh"
-#include "config.cuh"
+#include "../functor.cuh"
+#include "tuning.cuh"
 
 namespace ew {
 namespace detail {
@@ -75,31 +75,31 @@ struct raw_word<16> {
 // thread: 6 st.global.v4 and 24 st.global.f32 in the PTX); PTX states the width and the cache operator
 // outright. Every asm load is `volatile` with a "memory" clobber, like the stores: without them the compiler
 // may treat a load as a pure function of its address and move it above the kernel's `griddepcontrol.wait`
-// (kernels.cuh), the barrier that makes programmatic launch safe. (Plain C++ loads cannot cross that asm's
+// (kernel.cuh), the barrier that makes programmatic launch safe. (Plain C++ loads cannot cross that asm's
 // own "memory" clobber.)
 
 template <tuning::cache_hint Hint>
 EW_HD uint4 load_word(const uint4* p) {
   uint4 r;
-  NV_IF_TARGET(
-      NV_IS_DEVICE,
-      (if constexpr (Hint == tuning::cache_hint::streaming) {
-        asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-                     : "l"(p)
-                     : "memory");
-      } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
-        asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-                     : "l"(p)
-                     : "memory");
-      } else {
-        asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                     : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-                     : "l"(p)
-                     : "memory");
-      }),
-      (std::memcpy(&r, p, sizeof(r));));
+  NV_IF_TARGET(NV_IS_DEVICE,
+               (
+                   if constexpr (Hint == tuning::cache_hint::streaming) {
+                     asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
+                                  : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                                  : "l"(p)
+                                  : "memory");
+                   } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
+                     asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
+                                  : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                                  : "l"(p)
+                                  : "memory");
+                   } else {
+                     asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                                  : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                                  : "l"(p)
+                                  : "memory");
+                   }),
+               (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
 template <tuning::cache_hint Hint>
@@ -107,75 +107,87 @@ EW_HD uint2 load_word(const uint2* p) {
   uint2 r;
   NV_IF_TARGET(
       NV_IS_DEVICE,
-      (if constexpr (Hint == tuning::cache_hint::streaming) {
-        asm volatile("ld.global.cs.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
-      } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
-        asm volatile("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
-      } else {
-        asm volatile("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
-      }),
+      (
+          if constexpr (Hint == tuning::cache_hint::streaming) {
+            asm volatile("ld.global.cs.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+          } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
+            asm volatile("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];"
+                         : "=r"(r.x), "=r"(r.y)
+                         : "l"(p)
+                         : "memory");
+          } else {
+            asm volatile("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
+          }),
       (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
 template <tuning::cache_hint Hint>
 EW_HD unsigned load_word(const unsigned* p) {
   unsigned r;
-  NV_IF_TARGET(
-      NV_IS_DEVICE,
-      (if constexpr (Hint == tuning::cache_hint::streaming) {
-        asm volatile("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
-      } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
-        asm volatile("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
-      } else {
-        asm volatile("ld.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
-      }),
-      (std::memcpy(&r, p, sizeof(r));));
+  NV_IF_TARGET(NV_IS_DEVICE,
+               (
+                   if constexpr (Hint == tuning::cache_hint::streaming) {
+                     asm volatile("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+                   } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
+                     asm volatile("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+                   } else {
+                     asm volatile("ld.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
+                   }),
+               (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
 template <tuning::cache_hint Hint, class W>
 EW_HD W load_word(const W* p) {  // 1- and 2-byte words: head, tail, narrow types
   W r;
   NV_IF_TARGET(NV_IS_DEVICE,
-               (if constexpr (Hint == tuning::cache_hint::streaming) { r = __ldcs(p); } else { r = *p; }),
+               (
+                   if constexpr (Hint == tuning::cache_hint::streaming) { r = __ldcs(p); } else { r = *p; }),
                (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
 
 template <tuning::cache_hint Hint>
 EW_HD void store_word(uint4* p, uint4 w) {
-  NV_IF_TARGET(
-      NV_IS_DEVICE,
-      (if constexpr (Hint == tuning::cache_hint::streaming) {
-        asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
-                     : "memory");
-      } else {
-        asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z), "r"(w.w)
-                     : "memory");
-      }),
-      (std::memcpy(p, &w, sizeof(w));));
+  NV_IF_TARGET(NV_IS_DEVICE,
+               (
+                   if constexpr (Hint == tuning::cache_hint::streaming) {
+                     asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y),
+                                  "r"(w.z), "r"(w.w)
+                                  : "memory");
+                   } else {
+                     asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y),
+                                  "r"(w.z), "r"(w.w)
+                                  : "memory");
+                   }),
+               (std::memcpy(p, &w, sizeof(w));));
 }
 template <tuning::cache_hint Hint>
 EW_HD void store_word(uint2* p, uint2 w) {
   NV_IF_TARGET(
       NV_IS_DEVICE,
-      (if constexpr (Hint == tuning::cache_hint::streaming) {
-        asm volatile("st.global.cs.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory");
-      } else { asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory"); }),
+      (
+          if constexpr (Hint == tuning::cache_hint::streaming) {
+            asm volatile("st.global.cs.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory");
+          } else {
+            asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory");
+          }),
       (std::memcpy(p, &w, sizeof(w));));
 }
 template <tuning::cache_hint Hint>
 EW_HD void store_word(unsigned* p, unsigned w) {
-  NV_IF_TARGET(
-      NV_IS_DEVICE,
-      (if constexpr (Hint == tuning::cache_hint::streaming) {
-        asm volatile("st.global.cs.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory");
-      } else { asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory"); }),
-      (std::memcpy(p, &w, sizeof(w));));
+  NV_IF_TARGET(NV_IS_DEVICE,
+               (
+                   if constexpr (Hint == tuning::cache_hint::streaming) {
+                     asm volatile("st.global.cs.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory");
+                   } else { asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(w)
+                                         : "memory"); }),
+               (std::memcpy(p, &w, sizeof(w));));
 }
 template <tuning::cache_hint Hint, class W>
 EW_HD void store_word(W* p, W w) {  // 1- and 2-byte words
   NV_IF_TARGET(NV_IS_DEVICE,
-               (if constexpr (Hint == tuning::cache_hint::streaming) { __stcs(p, w); } else { *p = w; }),
+               (
+                   if constexpr (Hint == tuning::cache_hint::streaming) { __stcs(p, w); } else { *p = w; }),
                (std::memcpy(p, &w, sizeof(w));));
 }
 

@@ -12,10 +12,13 @@
 #include <cuda/std/tuple>
 #include <cuda/std/utility>
 
-#include "../tuning.cuh"
+#include <nv/target>
+
+#include "../functor.cuh"
 #include "config.cuh"
-#include "numeric.cuh"
 #include "partition.cuh"
+#include "tuning.cuh"
+#include "operand.cuh"
 #include "vector_access.cuh"
 
 namespace ew {
@@ -31,24 +34,25 @@ EW_HD decltype(auto) result_part(R& r) {
   }
 }
 
-/// What one thread does with the elements and vectors `block_tile_schedule` hands it. Pointers are the
-/// launch's base pointers; vector `i` starts at element `head + i * Vec`.
+/// What one thread does with the elements and vectors `block_tile_schedule` hands it. `OutPtrs` is a tuple
+/// of the launch's output pointers, `Ins` a tuple of input operands (operand.cuh); vector `i` starts at
+/// element `head + i * Vec`.
 template <class Op, int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_hint Store, class OutPtrs,
-          class InPtrs>
+          class Ins>
 struct elementwise_thread {
-  static constexpr std::size_t num_in = cuda::std::tuple_size<InPtrs>::value;
+  static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
   static constexpr std::size_t num_out = cuda::std::tuple_size<OutPtrs>::value;
   using in_seq = cuda::std::make_index_sequence<num_in>;
   using out_seq = cuda::std::make_index_sequence<num_out>;
 
   template <std::size_t K>
-  using in_t = cuda::std::remove_const_t<cuda::std::remove_pointer_t<cuda::std::tuple_element_t<K, InPtrs>>>;
+  using in_t = typename cuda::std::tuple_element_t<K, Ins>::value_type;
   template <std::size_t K>
   using out_t = cuda::std::remove_pointer_t<cuda::std::tuple_element_t<K, OutPtrs>>;
 
   Op op;
   OutPtrs outs;
-  InPtrs ins;
+  Ins ins;
   std::size_t head;
 
   /// Element `i`, one load per input and one store per output.
@@ -70,30 +74,28 @@ struct elementwise_thread {
  private:
 #pragma nv_exec_check_disable
   template <std::size_t... I, std::size_t... O>
-  EW_HD void scalar_impl(std::size_t i, cuda::std::index_sequence<I...>,
-                                              cuda::std::index_sequence<O...>) {
-    auto r = op(cuda::std::get<I>(ins)[i]...);
+  EW_HD void scalar_impl(std::size_t i, cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
+    auto r = op(cuda::std::get<I>(ins).element(i)...);
     ((cuda::std::get<O>(outs)[i] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
   }
 
 #pragma nv_exec_check_disable
   template <bool Full, std::size_t... I, std::size_t... O>
-  EW_HD void vectors_impl(std::size_t first, std::size_t stride, int count,
-                                               cuda::std::index_sequence<I...>,
-                                               cuda::std::index_sequence<O...>) {
+  EW_HD void vectors_impl(std::size_t first, std::size_t stride, int count, cuda::std::index_sequence<I...>,
+                          cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, Unroll>...> loaded;
-EW_DETAIL_UNROLL
+    EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       if (Full || u < count) {
         const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
-        ((cuda::std::get<I>(loaded)[u] = load_vector<Load, Vec>(cuda::std::get<I>(ins) + e)), ...);
+        ((cuda::std::get<I>(loaded)[u] = cuda::std::get<I>(ins).template vector<Load, Vec>(e)), ...);
       }
     }
-EW_DETAIL_UNROLL
+    EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       if (Full || u < count) {
         cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
-EW_DETAIL_UNROLL
+        EW_DETAIL_UNROLL
         for (int j = 0; j < Vec; ++j) {
           auto r = op(cuda::std::get<I>(loaded)[u].elements.v[j]...);
           ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
@@ -117,21 +119,21 @@ EW_DETAIL_UNROLL
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
 template <class Op, int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_hint Store, class OutPtrs,
-          class InPtrs>
+          class Ins>
 EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
-    elementwise_kernel(Op op, partition p, launch_shape s, OutPtrs outs, InPtrs ins) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= EW_DETAIL_PROGRAMMATIC_WAIT_ARCH
+    elementwise_kernel(Op op, partition p, launch_shape s, OutPtrs outs, Ins ins) {
   // Programmatic dependent launch (sm_90+): when the launch allowed it, this grid may start while the
-  // previous kernel in the stream is still finishing. `griddepcontrol.wait` blocks until that kernel has
-  // completed and its writes are visible, so nothing below can read stale data; without the launch
-  // attribute it returns at once. `launch_dependents` lets the next kernel begin its launch as soon as
-  // every block of this one has started: its blocks then wait in turn. An image of this kernel compiled
-  // for an older architecture (PTX for compute_80, JIT-compiled on an H200) has no wait, so the host asks
-  // for programmatic launch only for images whose PTX version is at least this (dispatch.cuh).
-  asm volatile("griddepcontrol.wait;" ::: "memory");
-  asm volatile("griddepcontrol.launch_dependents;");
-#endif
-  elementwise_thread<Op, Vec, Unroll, Load, Store, OutPtrs, InPtrs> t{op, outs, ins, p.head};
+  // previous kernel in the stream is still finishing. cudaGridDependencySynchronize (griddepcontrol.wait)
+  // blocks until that kernel has completed and its writes are visible, so nothing below can read stale
+  // data; without the launch attribute it returns at once. cudaTriggerProgrammaticLaunchCompletion lets the
+  // next kernel begin its launch as soon as every block of this one has started: its blocks then wait in
+  // turn. An image of this kernel compiled for an older architecture (PTX for compute_80, JIT-compiled on
+  // an H200) has no wait, so the host asks for programmatic launch only for images whose PTX version is
+  // EW_DETAIL_PROGRAMMATIC_WAIT_ARCH or later (device_cache.cuh), the architecture NV_PROVIDES_SM_90 names.
+  static_assert(EW_DETAIL_PROGRAMMATIC_WAIT_ARCH == 900, "the NV_IF_TARGET below must name the same arch");
+  NV_IF_TARGET(NV_PROVIDES_SM_90,
+               (cudaGridDependencySynchronize(); cudaTriggerProgrammaticLaunchCompletion();));
+  elementwise_thread<Op, Vec, Unroll, Load, Store, OutPtrs, Ins> t{op, outs, ins, p.head};
   block_tile_schedule(p, s, blockIdx.x, threadIdx.x, t);
 }
 #pragma nv_diagnostic pop

@@ -2,7 +2,14 @@
 #pragma once
 
 /// @file
-/// Element types: which type a functor computes in, and the conversions to and from it.
+/// What a user needs to write an op: `EW_HD`, the type an element computes in (`ew::compute_t`), and the
+/// conversions between element types (`ew::convert`, `ew::up`, `ew::down`).
+///
+/// @code
+/// template <class T> struct square_plus_one {
+///   EW_HD T operator()(T x) const { const ew::compute_t<T> c = ew::up(x); return ew::down<T>(c * c + 1); }
+/// };
+/// @endcode
 ///
 /// `__half` and `__nv_bfloat16` compute in `float` and round once on output, as PyTorch and CUTLASS do:
 /// it costs nothing on a bandwidth-bound kernel and keeps chains of ops from rounding at every step.
@@ -13,7 +20,9 @@
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
-#include "config.cuh"
+/// Marks a function callable from host and device code. Every functor in ew is `EW_HD`, which is what lets
+/// the host tests run the exact code the GPU runs.
+#define EW_HD __host__ __device__ __forceinline__
 
 namespace ew {
 
@@ -56,8 +65,8 @@ EW_HD constexpr F two_to_the(int k) {
 
 /// Floating `x` (float or double) to integer `To`, defined for every input, the same on host and device:
 /// NaN gives 0; otherwise `x` is truncated toward zero and saturated to `To`'s range. This is what the GPU's
-/// `cvt.rzi.sat` does, whereas `static_cast` is undefined for NaN and out-of-range values (and host and device
-/// disagree there: NaN -> int gave INT_MIN on x86-64 and 0 on the H200; 300.0 -> int8 gave 44).
+/// `cvt.rzi.sat` does, whereas `static_cast` is undefined for NaN and out-of-range values (and host and
+/// device disagree there: NaN -> int gave INT_MIN on x86-64 and 0 on the H200; 300.0 -> int8 gave 44).
 template <class To, class F>
 EW_HD To saturating_truncation(F x) {
   using limits = cuda::std::numeric_limits<To>;
@@ -157,37 +166,4 @@ EW_HD T down(C x) {
   return convert<T>(x);
 }
 
-namespace detail {
-
-/// Integer arithmetic in an unsigned type at least as wide as `unsigned int`, so that `+ - *` wrap in two's
-/// complement instead of overflowing into undefined behaviour (signed overflow, or the promotion of
-/// `uint16_t` to `int`). Floating types use their own type.
-template <class T, bool = cuda::std::is_integral_v<T> && !cuda::std::is_same_v<T, bool>>
-struct wrapping {
-  using type = T;
-};
-template <class T>
-struct wrapping<T, true> {
-  using type = cuda::std::common_type_t<cuda::std::make_unsigned_t<T>, unsigned>;
-};
-template <class T>
-using wrapping_t = typename wrapping<T>::type;
-
-/// `a + b`, wrapping for integers.
-template <class T>
-EW_HD T wrap_add(T a, T b) {
-  return static_cast<T>(static_cast<wrapping_t<T>>(a) + static_cast<wrapping_t<T>>(b));
-}
-/// `a - b`, wrapping for integers.
-template <class T>
-EW_HD T wrap_sub(T a, T b) {
-  return static_cast<T>(static_cast<wrapping_t<T>>(a) - static_cast<wrapping_t<T>>(b));
-}
-/// `a * b`, wrapping for integers.
-template <class T>
-EW_HD T wrap_mul(T a, T b) {
-  return static_cast<T>(static_cast<wrapping_t<T>>(a) * static_cast<wrapping_t<T>>(b));
-}
-
-}  // namespace detail
 }  // namespace ew

@@ -5,7 +5,7 @@
 /// Launch heuristics as named constants, by compute capability. Each value says why it is what it is; the
 /// measurements behind them are in docs/PERFORMANCE.md and come from `ew_tune` (bench/tune.cu).
 
-#include "detail/config.cuh"
+#include "config.cuh"
 
 namespace ew {
 namespace tuning {
@@ -14,8 +14,8 @@ namespace tuning {
 /// fewer, wider accesses mean fewer instructions and fewer memory transactions in flight to track.
 inline constexpr int vector_bytes = 16;
 
-/// Upper bound on threads per block that the kernels are compiled for (`__launch_bounds__`). The launch
-/// policy below never asks for more.
+/// Upper bound on threads per block that the kernels are compiled for (`__launch_bounds__`). plan_launch
+/// (launch_shape.cuh) clamps every policy's block size to it.
 inline constexpr int max_block_threads = 512;
 
 /// How the cache hierarchy is told to treat streamed data.
@@ -38,7 +38,8 @@ struct kernel_shape {
 
   /// Vectors per thread per tile for an op of `num_inputs` inputs (at least 1).
   constexpr int unroll_for(int num_inputs) const {
-    return num_inputs <= 1 ? loads_in_flight : (loads_in_flight / num_inputs > 0 ? loads_in_flight / num_inputs : 1);
+    return num_inputs <= 1 ? loads_in_flight
+                           : (loads_in_flight / num_inputs > 0 ? loads_in_flight / num_inputs : 1);
   }
   /// Hint for input loads. Probe 2: `.cs` and `.nc.L1::no_allocate` loads cost 7 to 11% at 2^28 (f32 add
   /// 3937 and 3935 GB/s against 4338 plain, 256-thread blocks, 2 vectors per thread); plain loads win.

@@ -2,8 +2,8 @@
 #pragma once
 
 /// @file
-/// Argument packs for `ew::elementwise`: `ew::in(a, b, ...)` and `ew::out(c, d, ...)`, and the type-level
-/// facts the launcher needs about them (element types, widest element, what the op returns).
+/// Type-level facts the launcher needs about an op and its operands: what the op returns for the input
+/// element types, and whether that fits the outputs.
 
 #include <cstddef>
 
@@ -11,62 +11,8 @@
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
-#include "config.cuh"
-
 namespace ew {
-
-/// Input pointers of one launch, in the order the op takes its arguments. Made by `ew::in`.
-template <class... T>
-struct inputs {
-  cuda::std::tuple<const T*...> ptrs;
-};
-
-/// Output pointers of one launch. With more than one, the op returns a tuple-like value with one element
-/// per output (e.g. `cuda::std::tuple<float, float>`). Made by `ew::out`.
-template <class... T>
-struct outputs {
-  cuda::std::tuple<T*...> ptrs;
-};
-
-/// Groups input pointers: `ew::in(a, b)` for a binary op. A single input may also be passed bare.
-template <class... T>
-inputs<T...> in(const T*... p) {
-  return inputs<T...>{cuda::std::tuple<const T*...>(p...)};
-}
-
-/// Groups output pointers: `ew::out(y, dy)` for an op that returns two values. A single output may also be
-/// passed bare.
-template <class... T>
-outputs<T...> out(T*... p) {
-  return outputs<T...>{cuda::std::tuple<T*...>(p...)};
-}
-
 namespace detail {
-
-template <class T>
-inputs<T> as_inputs(const T* p) {
-  return inputs<T>{cuda::std::tuple<const T*>(p)};
-}
-template <class... T>
-inputs<T...> as_inputs(inputs<T...> p) {
-  return p;
-}
-template <class T>
-outputs<T> as_outputs(T* p) {
-  return outputs<T>{cuda::std::tuple<T*>(p)};
-}
-template <class... T>
-outputs<T...> as_outputs(outputs<T...> p) {
-  return p;
-}
-
-/// Largest `sizeof` among the element types.
-template <class... T>
-constexpr std::size_t max_size() {
-  std::size_t m = 0;
-  ((m = sizeof(T) > m ? sizeof(T) : m), ...);
-  return m;
-}
 
 /// `cuda::std::tuple_size<R>` for tuple-like `R`, 0 for anything else.
 template <class R, class = void>
