@@ -5,7 +5,8 @@
 #   scripts/gpu_check.sh [BUILD_DIR] [STAGE ...]
 #
 # BUILD_DIR defaults to build-gpu (made with scripts/build_gpu.sh, or any build with the tests and
-# benchmarks on). STAGES: tests sanitizers bench tune torch plot (default: all of them, in that order).
+# benchmarks on). STAGES: tests sanitizers bench compare tune torch plot (default: all but compare, in that
+# order; compare needs EW_COMPARE_BASE, see below).
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
 # logs.tar.gz (every log), bench.json, torch_triton.json, tune.txt, bench.png, bench_hot.png, ratios.md.
 # The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step;
@@ -102,6 +103,20 @@ fi
 
 if has bench && [ -x "$build/bench/ew_bench" ]; then
   step bench "$build/bench/ew_bench" --benchmark_out="$out/bench.json" --benchmark_out_format=json || status=1
+fi
+# compare: this build's ew_bench against another build's ($EW_COMPARE_BASE, e.g. one built from an earlier
+# commit), interleaved base, new, base, new over $EW_COMPARE_FILTER (default: ew's rows of every op and type
+# at 2^20 and 2^26 cold, 2^16 in graph replay, and the host cost); the table (bench/compare.py) goes into
+# the summary, the JSON into logs.tar.gz.
+if has compare && [ -x "${EW_COMPARE_BASE:-}" ] && [ -x "$build/bench/ew_bench" ]; then
+  filter=${EW_COMPARE_FILTER:-'^((add|relu|clamp|scale_bias)/(f32|f16|bf16|f64)/ew/(cold/aligned/(1048576|67108864)|hot/aligned/65536)|hostcost.add/f32/ew)/'}
+  for round in 1 2; do
+    step "compare.base.$round" "$EW_COMPARE_BASE" --benchmark_filter="$filter" --benchmark_out="$logs/base$round.json" \
+      --benchmark_out_format=json || status=1
+    step "compare.new.$round" "$build/bench/ew_bench" --benchmark_filter="$filter" --benchmark_out="$logs/new$round.json" \
+      --benchmark_out_format=json || status=1
+  done
+  python3 bench/compare.py "$logs/base1.json" "$logs/new1.json" "$logs/base2.json" "$logs/new2.json" | tee -a "$summary"
 fi
 if has tune && [ -x "$build/bench/ew_tune" ]; then
   step tune "$build/bench/ew_tune" --standard
