@@ -15,9 +15,13 @@
 #include <cstring>
 #include <limits>
 #include <random>
+#include <sstream>
+#include <string>
 #include <type_traits>
 #include <utility>
 #include <vector>
+
+#include <catch2/catch.hpp>
 
 #include "exact16.cuh"
 #include "hardening_utils.cuh"
@@ -390,6 +394,31 @@ std::vector<std::pair<float, float>> linear_params(std::size_t n_random, std::ui
     }
   }
   return p;
+}
+
+/// `x` for a failure message: integers as numbers, floating values exactly, with their bits.
+template <class T>
+std::string show(T x) {
+  std::ostringstream s;
+  s.precision(21);
+  if constexpr (std::is_integral_v<T>) {
+    s << +x;
+  } else {
+    s << static_cast<long double>(exact::to_ld(x)) << " (bits 0x" << std::hex << +exact::bits_of(x) << ")";
+  }
+  return s.str();
+}
+
+/// One CHECK: how many of `n` elements fail `ok`, and the first, described.
+template <class Ok, class Describe>
+void check_all(const std::string& what, std::size_t n, Ok&& ok, Describe&& describe) {
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (!ok(i) && bad++ == 0) first = i;
+  }
+  INFO(what << ": " << bad << " of " << n << " wrong"
+            << (bad ? "; first: " + describe(first) : std::string()));
+  CHECK(bad == 0);
 }
 
 }  // namespace cases

@@ -20,10 +20,7 @@
 
 #include <catch2/catch.hpp>
 
-namespace {
-/// A test spec of exclusions only: begins with '~' and names no alternatives.
-bool is_exclusion_only(const char* arg) { return arg[0] == '~' && std::strchr(arg, ',') == nullptr; }
-}  // namespace
+#include "../common/test_spec.hpp"
 
 int main(int argc, char* argv[]) {
   std::vector<char*> args;
@@ -36,10 +33,6 @@ int main(int argc, char* argv[]) {
         return 2;
       }
       required = std::atoi(argv[++i]);
-    } else if (i > 0 && is_exclusion_only(argv[i])) {
-      // Catch2 v2 runs hidden tests for a test spec made only of exclusions ("~[large]"): keep them hidden.
-      kept.push_back(std::string(argv[i]) + "~[.]");
-      args.push_back(&kept.back()[0]);
     } else {
       args.push_back(argv[i]);
     }
@@ -60,5 +53,6 @@ int main(int argc, char* argv[]) {
     std::printf("device 0: %s, sm_%d%d, %d SMs (%d devices)\n", prop.name, prop.major, prop.minor,
                 prop.multiProcessorCount, count);
   }
-  return Catch::Session().run(static_cast<int>(args.size()), args.data());
+  const std::vector<char*> spec = ew_test::keep_hidden_tests_hidden(args, kept);
+  return Catch::Session().run(static_cast<int>(spec.size()), const_cast<char**>(spec.data()));
 }

@@ -41,34 +41,13 @@ using namespace ew_test;
 
 namespace {
 
+using ew_test::cases::check_all;
+using ew_test::cases::show;
+
 /// (output, input) element offsets: aligned (vector path) and different misalignments (scalar path).
 const std::array<std::array<std::size_t, 2>, 2>& offsets() {
   static const std::array<std::array<std::size_t, 2>, 2> o{{{0, 0}, {1, 3}}};
   return o;
-}
-
-template <class T>
-std::string show(T x) {
-  std::ostringstream s;
-  s.precision(21);
-  if constexpr (std::is_integral_v<T>) {
-    s << +x;
-  } else {
-    s << static_cast<long double>(exact::to_ld(x)) << " (bits 0x" << std::hex << +exact::bits_of(x) << ")";
-  }
-  return s.str();
-}
-
-/// One CHECK: how many of `n` elements fail `ok`, and the first, described.
-template <class Ok, class Describe>
-void check_all(const std::string& what, std::size_t n, Ok&& ok, Describe&& describe) {
-  std::size_t bad = 0, first = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!ok(i) && bad++ == 0) first = i;
-  }
-  INFO(what << ": " << bad << " of " << n << " wrong"
-            << (bad ? "; first: " + describe(first) : std::string()));
-  CHECK(bad == 0);
 }
 
 // --- Floating -> integer -----------------------------------------------------------------------------------

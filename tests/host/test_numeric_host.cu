@@ -40,29 +40,9 @@ using namespace ew_test;
 
 namespace {
 
-template <class T>
-std::string show(T x) {
-  std::ostringstream s;
-  s.precision(21);
-  if constexpr (std::is_integral_v<T>) {
-    s << +x;
-  } else {
-    s << static_cast<long double>(exact::to_ld(x)) << " (bits 0x" << std::hex << +exact::bits_of(x) << ")";
-  }
-  return s.str();
-}
+using ew_test::cases::check_all;
+using ew_test::cases::show;
 
-/// Counts the elements where `ok(i)` fails; one CHECK, naming the first failure.
-template <class Ok, class Describe>
-void check_all(const char* what, std::size_t n, Ok&& ok, Describe&& describe) {
-  std::size_t bad = 0, first = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (!ok(i) && bad++ == 0) first = i;
-  }
-  INFO(what << ": " << bad << " of " << n << " wrong"
-            << (bad ? "; first: " + describe(first) : std::string()));
-  CHECK(bad == 0);
-}
 
 template <class... T>
 struct type_list {};

@@ -16,6 +16,8 @@
 
 #include <catch2/catch.hpp>
 
+#include "../common/test_spec.hpp"
+
 int main(int argc, char* argv[]) {
   std::vector<char*> args;
   std::list<std::string> kept;  // rewritten arguments (stable addresses)
@@ -25,10 +27,6 @@ int main(int argc, char* argv[]) {
       needs_gpu = true;
     } else if (i > 0 && std::strcmp(argv[i], "--no-gpu") == 0) {
       needs_no_gpu = true;
-    } else if (i > 0 && argv[i][0] == '~' && std::strchr(argv[i], ',') == nullptr) {
-      // Catch2 v2 runs hidden tests for a test spec made only of exclusions ("~[large]"): keep them hidden.
-      kept.push_back(std::string(argv[i]) + "~[.]");
-      args.push_back(&kept.back()[0]);
     } else {
       args.push_back(argv[i]);
     }
@@ -47,5 +45,6 @@ int main(int argc, char* argv[]) {
       return 77;
     }
   }
-  return Catch::Session().run(static_cast<int>(args.size()), args.data());
+  const std::vector<char*> spec = ew_test::keep_hidden_tests_hidden(args, kept);
+  return Catch::Session().run(static_cast<int>(spec.size()), const_cast<char**>(spec.data()));
 }
