@@ -27,8 +27,8 @@
 ///   scalar parameters are `compute_t<T>` (float for the 16-bit types), so they are not rounded to `T`; the
 ///   exception is `clamp`, whose bounds are `T` because its result is one of them.
 /// - `fma` and `scale_bias` round once for every floating type, and so does `axpby` for the 16-bit ones: for
-///   `__half` and `__nv_bfloat16` the float result is rounded to 16 bits only where that cannot change it,
-///   and the exact value is rounded from double where it could (`detail::mul_add_rounded`).
+///   `__half` and `__nv_bfloat16` the exact value is rounded to odd at float (or double) precision and then
+///   to 16 bits (`detail::mul_add_rounded`).
 /// - The math behind the ops is in detail/math.cuh; each op below names what it matches.
 /// - Ops with several results (`sincos`, `relu_with_grad`, `sigmoid_with_grad`) return
 ///   `cuda::std::tuple<T, T>`: launch them with `ew::out(p, q)`.

@@ -54,6 +54,9 @@ bool bytes_equal(const T& a, const T& b) {
 TEST_CASE("element types of any size: float3, an under-aligned 16-byte struct, a 24-byte struct",
           "[element_types]") {
   static_assert(ew::detail::default_vec_width<float3> == 1, "float3 takes the scalar path");
+  // A created stream: the legacy stream 0 cannot be captured into a graph.
+  cudaStream_t stream = nullptr;
+  EW_REQUIRE_CUDA(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
   for (launch_mode mode : {launch_mode::direct, launch_mode::graph}) {
     for (std::size_t n : edge_sizes()) {
       if (n == 0) continue;
@@ -70,7 +73,7 @@ TEST_CASE("element types of any size: float3, an under-aligned 16-byte struct, a
           dp.upload(p);
           dq.upload(q);
           dy.poison();
-          EW_REQUIRE_CUDA(run_in_mode(mode, 0, [&](cudaStream_t s) {
+          EW_REQUIRE_CUDA(run_in_mode(mode, stream, [&](cudaStream_t s) {
             return ew::elementwise(add_float3{}, n, dy.data(), ew::in(dp.data(), dq.data()), s);
           }));
           const std::vector<float3> y = dy.download();
@@ -95,7 +98,7 @@ TEST_CASE("element types of any size: float3, an under-aligned 16-byte struct, a
             EW_REQUIRE_CUDA(cudaMemset(out, 0x7B, n * sizeof(quad)));
             EW_REQUIRE_CUDA(cudaDeviceSynchronize());
             EW_REQUIRE_CUDA(
-                run_in_mode(mode, 0, [&](cudaStream_t s) { return ew::elementwise(rotate_quad{}, n, out, in, s); }));
+                run_in_mode(mode, stream, [&](cudaStream_t s) { return ew::elementwise(rotate_quad{}, n, out, in, s); }));
             std::vector<quad> y(n);
             EW_REQUIRE_CUDA(cudaMemcpy(y.data(), out, n * sizeof(quad), cudaMemcpyDeviceToHost));
             std::size_t wrong = 0;
@@ -118,7 +121,7 @@ TEST_CASE("element types of any size: float3, an under-aligned 16-byte struct, a
           dt.upload(t);
           ds.upload(s);
           dy.poison();
-          EW_REQUIRE_CUDA(run_in_mode(mode, 0, [&](cudaStream_t st) {
+          EW_REQUIRE_CUDA(run_in_mode(mode, stream, [&](cudaStream_t st) {
             return ew::elementwise(scale_triple{}, n, dy.data(), ew::in(dt.data(), ds.data()), st);
           }));
           const std::vector<triple> y = dy.download();
@@ -130,6 +133,7 @@ TEST_CASE("element types of any size: float3, an under-aligned 16-byte struct, a
       }
     }
   }
+  EW_REQUIRE_CUDA(cudaStreamDestroy(stream));
 }
 
 TEST_CASE("element types: a pointer aligned to alignof but not to sizeof is accepted", "[element_types]") {

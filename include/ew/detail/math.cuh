@@ -7,6 +7,8 @@
 /// `__host__ __device__`, so the host tests run the exact code the GPU runs; transcendentals are
 /// `cuda::std`'s, which call CUDA's float or double function (the host runs the C library's).
 
+#include <nv/target>
+
 #include <cuda/std/bit>
 #include <cuda/std/cmath>
 #include <cuda/std/type_traits>
@@ -63,17 +65,26 @@ EW_HD C mul_add(C a, C x, C b) {
   }
 }
 
-/// `a * b + c * d` rounded once to the 16-bit type `T`, for floats holding values of `T` or float. Both
-/// products are exact in double (at most 24 + 24 significant bits, well inside double's 53 and its exponent
-/// range). TwoSum gives the double sum `s` of `p = a * b` and `q = c * d` and its exact error; when the error
-/// is not 0, `s` is replaced by its neighbour with an odd significand on the side of the exact value ("round
-/// to odd", Boldo and Melquiond, IEEE TC 2008), which the final round to nearest (to 11 or 8 bits, fewer than
-/// double's 53 - 2) turns into the correctly rounded sum. Through float instead, `fma<__half>(0.9790039,
-/// 0.00049877167, 1)` rounded twice, to 1.0 where 1.0009765625 is nearest.
-// Not inlined: the callers take it only on a midpoint (rarely), and sixteen inlined copies per vectorized
-// kernel would triple its code.
+/// The value between `lo` and `hi` with an odd significand, or `hi` when they are equal: "round to odd"
+/// (Boldo and Melquiond, IEEE TC 2008) from the rounding of one exact value down (`lo`) and up (`hi`).
+/// Rounding that to nearest at 11 or 8 bits, fewer than float's 24 - 2, gives the correctly rounded value
+/// of the exact one, whereas a second round to nearest may not (it moves a float that sits on a midpoint
+/// of the 16-bit grid). `hi` on a tie keeps an exact zero's sign as round to nearest has it (+0 for x - x).
+template <class F>
+EW_HD F round_to_odd(F lo, F hi) {
+  using bits_t = cuda::std::conditional_t<sizeof(F) == 4, unsigned, unsigned long long>;
+  // Neighbours differ by one in their bits: exactly one of two different ones is odd.
+  return lo == hi || (cuda::std::bit_cast<bits_t>(lo) & 1u) == 0 ? hi : lo;
+}
+
+/// `a * b + c * d` rounded once to the 16-bit type `T`, for floats holding values of `T` or float, on the
+/// host: both products are exact in double (at most 24 + 24 significant bits, well inside double's 53 and
+/// its exponent range); TwoSum gives their double sum `s` and its exact error, and round to odd (the
+/// neighbour of `s` on the side of the exact value, when inexact and `s` is even) then round to nearest
+/// give the correctly rounded sum. The device takes `fma` with directed roundings instead (below); both give
+/// the one correctly rounded result, so host and device agree bit for bit.
 template <class T>
-__host__ __device__ __noinline__ T sum_rounded_once(float a, float b, float c, float d) {
+inline T sum_rounded_once_host(float a, float b, float c, float d) {
   const double p = static_cast<double>(a) * b;
   const double q = static_cast<double>(c) * d;
   const double s = p + q;
@@ -88,61 +99,34 @@ __host__ __device__ __noinline__ T sum_rounded_once(float a, float b, float c, f
   return convert<T>(r);
 }
 
-/// True when `r` (float or double) lies exactly halfway between two neighbours of the 16-bit type `T`.
-/// Rounding an already rounded `r` to `T` gives the correctly rounded result of the exact value unless `r`
-/// sits on such a midpoint (the grid of `T` and its midpoints lie on the grid of `r`'s type, so the exact
-/// value cannot cross a midpoint that `r` is not on).
-template <class T, class F>
-EW_HD bool on_midpoint_of(F r) {
-  constexpr bool bf16 = cuda::std::is_same_v<T, __nv_bfloat16>;
-  constexpr int p = bf16 ? 8 : 11;  // significand bits of T
-  constexpr int min_normal_exp = bf16 ? -126 : -14;
-  using bits_t = cuda::std::conditional_t<sizeof(F) == 4, unsigned, unsigned long long>;
-  constexpr int f_mantissa = sizeof(F) == 4 ? 23 : 52;
-  const bits_t b = cuda::std::bit_cast<bits_t>(r) & ~(bits_t(1) << (8 * sizeof(F) - 1));
-  const F a = cuda::std::bit_cast<F>(b);
-  // bf16 is float's top half, subnormals included: the bit test holds over float's whole range.
-  if ((bf16 && sizeof(F) == 4) || a >= two_to_the<F>(min_normal_exp)) {
-    constexpr int drop = f_mantissa - (p - 1);  // bits of r below T's last significand bit
-    return (b & ((bits_t(1) << drop) - 1)) == bits_t(1) << (drop - 1);
-  }
-  // Below T's normal range its quantum is fixed: 2^(min_normal_exp - (p - 1)).
-  const F t = a * two_to_the<F>(p - 1 - min_normal_exp);
-  if constexpr (sizeof(F) == 4) {
-    return t - cuda::std::floor(t) == 0.5f;
-  } else {
-    return t - cuda::std::floor(t) == 0.5;
-  }
-}
-
-/// `a * b + c` as a `T`, rounded once: through `fma` in the compute type for float and double (and integers,
-/// which wrap). For the 16-bit types, `fmaf` rounds the exact value once to float and the result is rounded
-/// to `T`; that second rounding is exact unless the float lands on a midpoint of `T` (`on_midpoint_of`,
-/// rare), where the exact value is rounded in double instead (`sum_rounded_once`). Operands are `T` or
-/// `compute_t<T>` (float).
+/// `a * b + c` as a `T`, rounded once: `fma` in the compute type for float and double (integers wrap). For
+/// the 16-bit types a float `fmaf` would round twice (`fma<__half>(0.9790039, 0.00049877167, 1)` gave 1.0,
+/// where 1.0009765625 is nearest), so the device rounds the exact value down and up (`__fmaf_rd`,
+/// `__fmaf_ru`), keeps the odd one (`round_to_odd`) and rounds that to `T`: two fused multiply-adds and a
+/// select per element, no branch. Operands are `T` or `compute_t<T>` (float).
 template <class T, class A, class B, class C>
 EW_HD T mul_add_rounded(A a, B b, C c) {
   if constexpr (is_half_precision_v<T>) {
     const float fa = convert<float>(a), fb = convert<float>(b), fc = convert<float>(c);
-    const float r = cuda::std::fma(fa, fb, fc);
-    if (!on_midpoint_of<T>(r)) return convert<T>(r);
-    return sum_rounded_once<T>(fa, fb, fc, 1.0f);
+    NV_IF_ELSE_TARGET(NV_IS_DEVICE,
+                      (return convert<T>(round_to_odd(__fmaf_rd(fa, fb, fc), __fmaf_ru(fa, fb, fc)));),
+                      (return sum_rounded_once_host<T>(fa, fb, fc, 1.0f);));
   } else {
     return mul_add(convert<T>(a), convert<T>(b), convert<T>(c));
   }
 }
 
-/// `alpha * x + beta * y` as a `T`: one rounding for the 16-bit types (both products are exact in double; a
-/// double fma rounds their sum once and, off a midpoint of `T`, the second rounding is exact);
-/// `fma(alpha, x, beta * y)` (two roundings) for float and double, wrapping for integers.
+/// `alpha * x + beta * y` as a `T`: one rounding for the 16-bit types (`beta * y` is exact in double, and a
+/// double fma rounded down and up gives the round-to-odd double of the exact sum, 53 bits, far more than
+/// 8 or 11 + 2); `fma(alpha, x, beta * y)` (two roundings) for float and double, wrapping for integers.
 template <class T, class C>
 EW_HD T axpby_rounded(C alpha, T x, C beta, T y) {
   if constexpr (is_half_precision_v<T>) {
     const float fx = convert<float>(x), fy = convert<float>(y);
-    const double r =
-        cuda::std::fma(static_cast<double>(alpha), static_cast<double>(fx), static_cast<double>(beta) * fy);
-    if (!on_midpoint_of<T>(r)) return convert<T>(r);
-    return sum_rounded_once<T>(alpha, fx, beta, fy);
+    NV_IF_ELSE_TARGET(NV_IS_DEVICE,
+                      (const double ax = alpha; const double by = static_cast<double>(beta) * fy;
+                       return convert<T>(round_to_odd(__fma_rd(ax, fx, by), __fma_ru(ax, fx, by)));),
+                      (return sum_rounded_once_host<T>(alpha, fx, beta, fy);));
   } else {
     return mul_add(alpha, x, wrap_mul(beta, y));
   }
