@@ -396,6 +396,25 @@ std::vector<std::pair<float, float>> linear_params(std::size_t n_random, std::ui
   return p;
 }
 
+/// Operand pairs for the 16-bit add/sub/mul/div tests: `n` full-range pairs, then `ties` pairs whose sum
+/// lies on, or a hair off, a midpoint (b = +-half the gap at a, times 1, 1 + 2^-k or 1 - 2^-k).
+template <class T>
+std::pair<std::vector<T>, std::vector<T>> arithmetic_pairs(std::size_t n, int ties, std::uint64_t seed) {
+  std::vector<T> a = full_range_values<T>(n, seed), b = full_range_values<T>(n, seed + 1);
+  std::mt19937_64 rng(seed);
+  for (int k = 0; k < ties; ++k) {
+    const T x = random16<T>(rng, 1, static_cast<int>(exact::max_exponent_field<T>()) - 2);
+    exact::value half = exact::add(exact::decode(step16(x, true)), exact::negate(exact::decode(x)));
+    half.exp -= 1;
+    const int j = static_cast<int>(rng() % exact::format<T>::precision);
+    const long double f =
+        (k % 3 == 0) ? 1.0L : (k % 3 == 1 ? 1.0L + std::ldexp(1.0L, -j) : 1.0L - std::ldexp(1.0L, -j - 1));
+    a.push_back(x);
+    b.push_back(exact::round_to<T>(exact::decode_ld(exact::to_ld(half) * f * ((rng() & 1) ? 1 : -1))));
+  }
+  return {std::move(a), std::move(b)};
+}
+
 /// `x` for a failure message: integers as numbers, floating values exactly, with their bits.
 template <class T>
 std::string show(T x) {

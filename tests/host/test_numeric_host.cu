@@ -349,21 +349,9 @@ TEMPLATE_TEST_CASE("16-bit add, sub, mul and div are correctly rounded over the 
   using T = TestType;
   const std::uint64_t seed = base_seed();
   INFO("seed " << seed);
-  std::vector<T> a = cases::full_range_values<T>(400000, seed),
-                 b = cases::full_range_values<T>(400000, seed + 1);
-  // Ties of a sum: b = +-half the gap at a, times 1, 1 + 2^-k or 1 - 2^-k.
-  std::mt19937_64 rng(seed);
-  for (int k = 0; k < 100000; ++k) {
-    const T x = cases::random16<T>(rng, 1, static_cast<int>(exact::max_exponent_field<T>()) - 2);
-    exact::value half = exact::add(exact::decode(cases::step16(x, true)), exact::negate(exact::decode(x)));
-    half.exp -= 1;
-    const int j = static_cast<int>(rng() % exact::format<T>::precision);
-    const long double f =
-        (k % 3 == 0) ? 1.0L : (k % 3 == 1 ? 1.0L + std::ldexp(1.0L, -j) : 1.0L - std::ldexp(1.0L, -j - 1));
-    const T y = exact::round_to<T>(exact::decode_ld(exact::to_ld(half) * f * ((rng() & 1) ? 1 : -1)));
-    a.push_back(x);
-    b.push_back(y);
-  }
+  const auto pairs = cases::arithmetic_pairs<T>(400000, 100000, seed);
+  const std::vector<T>& a = pairs.first;
+  const std::vector<T>& b = pairs.second;
   const std::size_t n = a.size();
   auto describe = [&a, &b](const char* op, auto f, auto ref) {
     return [&a, &b, op, f, ref](std::size_t i) {
