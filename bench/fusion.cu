@@ -1,6 +1,6 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// Fusion rows (issue 5), f32 at 2^24 and 2^28, cold L2. Bytes are the fused op's bytes for every variant
+// Fusion rows, f32 at 2^24 and 2^28, cold L2. Bytes are the fused op's bytes for every variant
 // (read the inputs once, write the output once), so GB/s ratios are time ratios.
 //
 //   fusion.sigmoid2p1: y = sigmoid(x) * 2 + 1

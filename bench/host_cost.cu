@@ -1,6 +1,6 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// Host cost of one call (issue 4: "within 0.3 us of a bare <<<>>> launch"): the wall-clock time the
+// Host cost of one call (the target: within 0.3 us of a bare <<<>>> launch): the wall-clock time the
 // calling thread spends in `calls` back-to-back calls of f32 add at n = 2^16 on one stream, divided by
 // `calls`, then a synchronize outside the clock. Median over samples. Rows:
 //   hostcost.add/f32/ew/host/aligned/65536        ew::elementwise

@@ -9,7 +9,7 @@ per implementation (ew, cub, thrust, the seeds' v0/v1/v3, cudaMemcpy, torch, tri
 reference and datasheet peak as horizontal lines.
 --hot-png: per-launch time against N in hot mode (CUDA graph replay), same panels.
 --table: markdown: the run's context, the harness check (1 GiB memcpy, cub f32 add at 2^28), ew/cub and
-ew/memcpy per op, type and size, the issue-4 summary cells (2^26/2^28 geomean, 2^24 minimum, misaligned/aligned,
+ew/memcpy per op, type and size, the summary cells (2^26/2^28 geomean, 2^24 minimum, misaligned/aligned,
 hot small sizes), fusion, host cost per call, and the rows that stayed noisy or failed.
 
 Row names are `op/type/impl/mode/alignment/n[/...]` (Google Benchmark's `/iterations:1/manual_time` suffix
@@ -282,7 +282,7 @@ def table(rows, contexts, failed, path):
                 r = rows[(pat, "f32", v, "cold", "aligned", n)]
                 add(f"| {pat[7:]} | {size_label(n)} | {v} | {fmt(r['real_time'], 1)} | {fmt(r['GB/s'])} | "
                     f"{fmt(ratio(r['GB/s'], fused), 3)} | {fmt(ratio(fused, r['GB/s']), 2)} |")
-        add("\nTargets (issue 5): ew_fused ≥ 0.98 × ew_relu_ref (sigmoid2p1), ≥ 4.5 × naive_3kernel.\n")
+        add("\nFusion targets: ew_fused ≥ 0.98 × ew_relu_ref (sigmoid2p1), ≥ 4.5 × naive_3kernel.\n")
 
     # Host cost.
     hc = sorted({k for k in rows if k[0].startswith("hostcost.")})
@@ -296,7 +296,7 @@ def table(rows, contexts, failed, path):
             v = r.get("host_us_per_call")
             add(f"| {k[2]} | {fmt(v, 3)} | {fmt(r.get('cv_pct'), 2)} | "
                 f"{fmt(None if v is None or bare is None else v - bare, 3)} |")
-        add("\nTarget (issue 4): ew within 0.3 µs of the bare launch.\n")
+        add("\nHost-cost target: ew within 0.3 µs of the bare launch.\n")
 
     noisy = [(k, r) for k, r in rows.items() if r.get("noisy")]
     add(f"## Rows that stayed noisy (cv above the limit after every rerun): {len(noisy)}\n")

@@ -259,7 +259,7 @@ cudaError_t run_in_mode(launch_mode mode, cudaStream_t stream, F&& issue) {
   return err;
 }
 
-/// The sizes every launcher test covers (issue 2): around warp, vector, block and tile boundaries, and one
+/// The sizes every launcher test covers: around warp, vector, block and tile boundaries, and one
 /// large prime-ish size.
 inline const std::vector<std::size_t>& edge_sizes() {
   static const std::vector<std::size_t> sizes{0,   1,   2,   3,   4,    5,    7,    8,   15,  16,  17,     31, 32,

@@ -1,6 +1,6 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// Fusion with ew::compose: seed 002's four patterns and its sigmoid(x) * 2 + 1, each run as one fused ew
+// Fusion with ew::compose: four common fusion patterns and sigmoid(x) * 2 + 1, each run as one fused ew
 // launch and checked three ways:
 // - against the same stages as separate ew launches on the GPU (intermediates in device memory): bit for
 //   bit, since every stage rounds to its own type either way: fusing changes where the intermediates live,
@@ -12,8 +12,7 @@
 // - guard bands and poisoned outputs at sizes 1, 31, 4097 and 1000003, at aligned, equally misaligned and
 //   differently misaligned pointers.
 //
-// Patterns (seed 002, "common fusion patterns"): activation + linear (ReLU then scale, and the seed's own
-// relu(x * alpha) + bias), activation chain (sigmoid then tanh), normalisation pre/post (sub, mul, add:
+// Patterns: activation + linear (ReLU then scale, and relu(x * alpha) + bias), activation chain (sigmoid then tanh), normalisation pre/post (sub, mul, add:
 // scalars, and a per-element mean as a second input), residual add + ReLU; and sigmoid(x) * 2 + 1, in float
 // and as a __half chain kept in float.
 

@@ -86,6 +86,13 @@ TEST_CASE("the message is cleared by the thread's next successful call", "[error
   REQUIRE(std::string(ew::last_error_message()).empty());
 }
 
+TEST_CASE("n == 0 succeeds without a launch, even with null pointers", "[error_model]") {
+  reject(null_pointer);
+  REQUIRE(ew::elementwise(ew::add<float>{}, 0, static_cast<float*>(nullptr),
+                          ew::in(static_cast<const float*>(nullptr), cfake(0))) == cudaSuccess);
+  REQUIRE(std::string(ew::last_error_message()).empty());
+}
+
 TEST_CASE("the message outlives the thread that set it", "[error_model]") {
   const char* kept = nullptr;
   std::thread([&] {
