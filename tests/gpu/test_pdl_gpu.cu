@@ -33,8 +33,8 @@ TEST_CASE("programmatic launch: an early-triggering producer, two ew launches, a
     cudaFuncAttributes attr{};
     // The kernel ew launches for float scale_bias (16-byte vectors, 2 per thread), to say which image ran.
     EW_REQUIRE_CUDA(cudaFuncGetAttributes(
-        &attr, ew::detail::elementwise_kernel<ew::scale_bias<float>, 4, 2, ew::tuning::cache_hint::normal,
-                                              ew::tuning::cache_hint::normal, cuda::std::tuple<float*>,
+        &attr, ew::detail::elementwise_kernel<ew::scale_bias<float>, 4, 2, ew::detail::scalar_unroll<4, 2>,
+                                              cuda::std::tuple<float*>,
                                               cuda::std::tuple<ew::detail::contiguous_input<float>>>));
     ptx = attr.ptxVersion;
   }

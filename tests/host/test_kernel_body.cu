@@ -1,8 +1,8 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// The kernel's per-thread body (`elementwise_thread`, the exact code each GPU thread runs) on the host, with
+// The kernel's per-thread body (`elementwise_grid_thread`, the exact code each GPU thread runs) on the host, with
 // vector_access.cuh's host twins of the vector loads and stores: every thread of a simulated grid, shaped
-// by the launcher's own choices (vector_head, make_partition, plan_launch with the default policy), over
+// by the launcher's own choices (vector_head, plan_paths with the default policy), over
 // host arrays at many pointer offsets. Each output element must equal the functor applied to its own inputs,
 // and no byte around the outputs may change. This catches what the schedule-only simulation cannot: lanes
 // of a vector stored in the wrong order, a vector written to the wrong place, the wrong input read.
@@ -23,34 +23,19 @@
 
 namespace {
 
-using ew::detail::block_tile_schedule;
-using ew::detail::make_partition;
 using ew::detail::no_vector_path;
 using ew::detail::pointer_info;
 using ew::detail::vector_head;
 
-constexpr unsigned char guard = 0xA5;
-
-/// A host array of `n` elements of `T` at byte offset `offset` past a 256-byte boundary, inside guard bytes.
+/// A host array of `n` elements of `T` at byte offset `offset` past a 256-byte boundary: a typed view of a
+/// host guarded_buffer (tests/common/test_utils.cuh) with 768 guard bytes on each side.
 template <class T>
 struct host_array {
-  std::vector<unsigned char> bytes;
-  std::size_t offset;
-  std::size_t n;
-  host_array(std::size_t n_, std::size_t offset_) : bytes(n_ * sizeof(T) + offset_ + 1024, guard), offset(offset_), n(n_) {}
-  unsigned char* base() {
-    const auto a = reinterpret_cast<std::uintptr_t>(bytes.data());
-    return bytes.data() + ((256 - a % 256) % 256);
-  }
-  T* data() { return reinterpret_cast<T*>(base() + 256 + offset); }
-  bool guards_intact() {
-    unsigned char* p = base();
-    for (std::size_t i = 0; i < 256 + offset; ++i)
-      if (p[i] != guard) return false;
-    for (std::size_t i = 256 + offset + n * sizeof(T); i < bytes.size() - (base() - bytes.data()); ++i)
-      if (p[i] != guard) return false;
-    return true;
-  }
+  ew_test::guarded_buffer buf;
+  host_array(std::size_t n, std::size_t offset)
+      : buf(n * sizeof(T), offset, ew_test::memory_kind::host, 768) {}
+  T* data() const { return static_cast<T*>(buf.data()); }
+  bool guards_intact() const { return buf.guards_intact(); }
 };
 
 /// Distinct bit patterns per element (no zeros), the same for every run of a seed.
@@ -87,7 +72,7 @@ void run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
     std::uint64_t s = 1;
     (fill(a.data(), n, ew_test::base_seed() + 101 * s++), ...);
   }, ins);
-  std::memset(static_cast<void*>(out.data()), 0x5A, n * sizeof(Out));
+  std::memset(static_cast<void*>(out.data()), ew_test::poison_byte, n * sizeof(Out));
 
   std::vector<pointer_info> all{ew::detail::info_of(out.data())};
   std::apply([&](auto&... a) { (all.push_back(ew::detail::info_of(a.data())), ...); }, ins);
@@ -100,25 +85,14 @@ void run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
   using in_operands = cuda::std::tuple<ew::detail::contiguous_input<In>...>;
   const in_operands in_tuple =
       ew::detail::as_operands(std::apply([](auto&... a) { return in_ptrs(a.data()...); }, ins));
-  auto simulate = [&](auto vec_tag, auto unroll_tag, const ew::detail::partition& p, ew::tuning::launch_policy policy) {
-    constexpr int V = decltype(vec_tag)::value;
-    constexpr int U = decltype(unroll_tag)::value;
-    const auto shape = ew::detail::plan_launch(p, 0, U, policy);
-    ew::detail::elementwise_thread<Op, V, U, ew::tuning::cache_hint::normal, ew::tuning::cache_hint::normal,
-                                   out_ptrs, in_operands>
-        t{op, out_ptrs(out.data()), in_tuple, p.head};
-    for (std::size_t b = 0; b < shape.blocks; ++b)
-      for (std::size_t th = 0; th < shape.block_threads; ++th) block_tile_schedule(p, shape, b, th, t);
-  };
-  ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
-  if (head != no_vector_path) {
-    simulate(std::integral_constant<int, Vec>{}, std::integral_constant<int, Unroll>{},
-             make_partition(n, static_cast<std::size_t>(head), Vec), policy);
-  } else {
-    constexpr int scalar_unroll = Unroll * Vec < 16 ? Unroll * Vec : 16;
-    policy.tile_vectors *= Vec;
-    simulate(std::integral_constant<int, 1>{}, std::integral_constant<int, scalar_unroll>{}, make_partition(n, 0, 1),
-             policy);
+  // The launcher's plan for these pointers, then every thread of its grid through the kernel's body.
+  constexpr int V = ew::detail::is_vectorizable_v<Out> && (ew::detail::is_vectorizable_v<In> && ...) ? Vec : 1;
+  const auto plan = ew::detail::plan_paths<V, Unroll>(n, head, ew::tuning::policy_for_cc(90));
+  for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
+    for (std::size_t th = 0; th < plan.shape.block_threads; ++th) {
+      ew::detail::elementwise_grid_thread<Op, V, Unroll, ew::detail::scalar_unroll<Vec, Unroll>>(
+          op, plan.part, plan.shape, out_ptrs(out.data()), in_tuple, b, th);
+    }
   }
 
   std::size_t wrong = 0, first = n;

@@ -2,7 +2,7 @@
 //
 // Host simulation of whole grids through the same head/body/tail partition and grid-stride schedule the
 // kernel runs: every element is handled exactly once, every vector access is aligned, for every size,
-// pointer offset, vector width, grid and block size below.
+// pointer offset, vector width, grid, block size and vectors per thread below.
 
 #include <cstdint>
 #include <vector>
@@ -40,21 +40,24 @@ struct recorder {
   std::vector<std::uint8_t>& hits;
   const std::vector<pointer_info>& ptrs;
   const partition& p;
+  int per_thread;
   std::size_t bad_alignment = 0;
   std::size_t out_of_range = 0;
+  std::size_t scalars = 0;  ///< scalar elements this visitor saw (per thread when reset per thread)
 
   void scalar(std::size_t i) {
     if (i >= p.n) {
       ++out_of_range;
       return;
     }
+    ++scalars;
     ++hits[i];
   }
-  void vectors(std::size_t first, std::size_t stride, int count) {
-    for (int u = 0; u < count; ++u) {
+  void vectors(std::size_t first, std::size_t stride) {
+    for (int u = 0; u < per_thread; ++u) {
       const std::size_t v = first + static_cast<std::size_t>(u) * stride;
       const std::size_t e = p.head + v * static_cast<std::size_t>(p.vec);
-      if (v >= p.vectors || e + p.vec > p.n) {
+      if (v >= p.vectors() || e + p.vec > p.n) {
         ++out_of_range;
         continue;
       }
@@ -94,14 +97,18 @@ void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, const
   const int head = vector_head(ptrs.data(), static_cast<int>(ptrs.size()), vec);
   REQUIRE(head == brute_force_head(ptrs, vec));
   const int used_vec = head == no_vector_path ? 1 : vec;
-  const partition p = make_partition(n, head == no_vector_path ? 0 : static_cast<std::size_t>(head), used_vec);
+  const std::size_t tile = block_threads * static_cast<std::size_t>(per_thread);
+  const partition p =
+      make_partition(n, head == no_vector_path ? 0 : static_cast<std::size_t>(head), used_vec, tile);
   REQUIRE(p.head < static_cast<std::size_t>(used_vec));
   REQUIRE(p.body_end() <= n);
-  REQUIRE(n - p.body_end() < static_cast<std::size_t>(used_vec));
+  // Whole tiles only: the tail is shorter than one tile plus one vector.
+  REQUIRE(n - p.body_end() < (tile + 1) * static_cast<std::size_t>(used_vec));
+  REQUIRE(p.vectors() % tile == 0);
 
   std::vector<std::uint8_t> hits(n, 0);
-  recorder rec{hits, ptrs, p};
-  const launch_shape shape{blocks, block_threads, per_thread};
+  recorder rec{hits, ptrs, p, per_thread};
+  const launch_shape shape{blocks, block_threads};
   run_grid(p, shape, rec);
   REQUIRE(rec.out_of_range == 0);
   REQUIRE(rec.bad_alignment == 0);
@@ -128,7 +135,7 @@ struct tile_counter {
   std::vector<std::vector<std::size_t>>& tiles_of_block;
   std::size_t block = 0;
   void scalar(std::size_t) {}
-  void vectors(std::size_t first, std::size_t, int) {
+  void vectors(std::size_t first, std::size_t) {
     auto& t = tiles_of_block[block];
     const std::size_t id = first / tile;
     if (t.empty() || t.back() != id) t.push_back(id);
@@ -214,60 +221,65 @@ TEST_CASE("three pointers: one odd offset forces the scalar path", "[partition]"
   }
 }
 
-TEST_CASE("launch plan: one tile per block, unroll vectors per thread, optional wave cap", "[partition]") {
+TEST_CASE("launch plan: one tile per block, unroll vectors per thread, whole tiles vectorized", "[partition]") {
+  using ew::detail::launch_plan;
   using ew::detail::plan_launch;
-  const ew::tuning::launch_policy policy{};  // block from tile_vectors, no wave cap, per_thread = unroll
-  const std::size_t resident = 132 * 8;     // an H200 at full occupancy
-  auto plan = [&](std::size_t n, std::size_t head, int vec, int unroll, ew::tuning::launch_policy pol) {
-    return plan_launch(make_partition(n, head, vec), resident, unroll, pol);
-  };
-  REQUIRE(plan(1, 0, 4, 2, policy).blocks == 1);
-  REQUIRE(plan(3, 1, 4, 2, policy).blocks == 1);  // all head and tail
+  const ew::tuning::launch_policy policy{};  // block size from tile_vectors
+  REQUIRE(plan_launch(1, 0, 4, 2, policy).shape.blocks == 1);
+  REQUIRE(plan_launch(3, 1, 4, 2, policy).shape.blocks == 1);  // all head and tail
+  REQUIRE(plan_launch(3, 1, 4, 2, policy).part.tiles == 0);
   // Tiles of 256 vectors: 128 threads x 2 for unary ops, 256 x 1 for binary ones.
-  const launch_shape unary = plan(4096, 0, 4, 2, policy);
-  REQUIRE((unary.blocks == 4 && unary.block_threads == 128 && unary.per_thread == 2));
-  const launch_shape binary = plan(4096, 0, 4, 1, policy);
-  REQUIRE((binary.blocks == 4 && binary.block_threads == 256 && binary.per_thread == 1));
-  const launch_shape big = plan(std::size_t{1} << 28, 0, 4, 2, policy);
-  REQUIRE(big.blocks == (std::size_t{1} << 26) / 256);
-  // A fixed block size and a wave cap: blocks then loop over tiles.
-  ew::tuning::launch_policy capped = policy;
-  capped.block_threads = 256;
-  capped.waves = 2;
-  const launch_shape c = plan(std::size_t{1} << 28, 0, 4, 4, capped);
-  REQUIRE((c.blocks == 2 * resident && c.block_threads == 256 && c.per_thread == 4));
-  ew::tuning::launch_policy pinned = policy;
-  pinned.per_thread = 2;
-  REQUIRE(plan(std::size_t{1} << 28, 0, 4, 4, pinned).per_thread == 2);
-  REQUIRE(plan(std::size_t{1} << 28, 0, 4, 4, pinned).block_threads == 128);
-  pinned.per_thread = 9;
-  REQUIRE(plan(std::size_t{1} << 28, 0, 4, 4, pinned).per_thread == 4);  // never past the compiled unroll
+  const launch_plan unary = plan_launch(4096, 0, 4, 2, policy);
+  REQUIRE((unary.shape.blocks == 4 && unary.shape.block_threads == 128 && unary.part.tile_vectors == 256));
+  REQUIRE((unary.part.tiles == 4 && unary.part.scalars() == 0));
+  const launch_plan binary = plan_launch(4096, 0, 4, 1, policy);
+  REQUIRE((binary.shape.blocks == 4 && binary.shape.block_threads == 256 && binary.part.tile_vectors == 256));
+  const launch_plan big = plan_launch(std::size_t{1} << 28, 0, 4, 2, policy);
+  REQUIRE(big.shape.blocks == (std::size_t{1} << 26) / 256);
+  // A partial tile goes element by element, and the grid grows so that each thread has at most one:
+  // 4096 + 1000 elements of f32 in vectors of 4 = 4 tiles of 1024 elements and 1000 scalars, for which 8
+  // blocks of 128 threads are needed.
+  const launch_plan part = plan_launch(4096 + 1000, 0, 4, 2, policy);
+  REQUIRE((part.part.tiles == 4 && part.part.scalars() == 1000 && part.shape.blocks == 8));
+  // A fixed block size.
+  ew::tuning::launch_policy fixed = policy;
+  fixed.block_threads = 256;
+  const launch_plan f = plan_launch(std::size_t{1} << 28, 0, 4, 4, fixed);
+  REQUIRE((f.shape.blocks == (std::size_t{1} << 26) / 1024 && f.shape.block_threads == 256));
+  REQUIRE(f.part.tile_vectors == 1024);
   // Block sizes stay within [32, max_block_threads].
   ew::tuning::launch_policy tiny = policy;
   tiny.tile_vectors = 8;
-  REQUIRE(plan(4096, 0, 4, 1, tiny).block_threads == 32);
+  REQUIRE(plan_launch(4096, 0, 4, 1, tiny).shape.block_threads == 32);
   tiny.tile_vectors = 1 << 20;
-  REQUIRE(plan(4096, 0, 4, 1, tiny).block_threads == ew::tuning::max_block_threads);
+  REQUIRE(plan_launch(4096, 0, 4, 1, tiny).shape.block_threads == ew::tuning::max_block_threads);
   // Sizes past 2^32 elements keep 64-bit arithmetic: the partition holds all of them.
-  const partition huge = make_partition((std::size_t{1} << 33) + 5, 3, 16);
-  REQUIRE(huge.vectors == ((std::size_t{1} << 33) + 2) / 16);
-  REQUIRE(huge.n - huge.body_end() == 2);
+  const partition huge = make_partition((std::size_t{1} << 33) + 5, 3, 16, 256);
+  REQUIRE(huge.tiles == ((std::size_t{1} << 33) + 2) / 16 / 256);
+  REQUIRE(huge.n - huge.body_end() == ((std::size_t{1} << 33) + 2) - huge.tiles * 256 * 16);
+  REQUIRE(huge.scalar_element(2) == 2);                 // the head
+  REQUIRE(huge.scalar_element(3) == huge.body_end());  // then the tail
 }
 
-TEST_CASE("launch plan: the default policy gives each block at most one tile", "[partition]") {
-  // plan_launch's own shape, run through the kernel's schedule, for sizes that are not whole tiles: a grid
-  // rounded down, or a partial tile sent to a block that already has one, would give a block two tiles.
+TEST_CASE("launch plan: the default policy gives each block at most one tile and each thread at most one "
+          "scalar element",
+          "[partition]") {
+  // plan_launch's own plan, run through the kernel's schedule, for sizes that are not whole tiles: a grid
+  // rounded down would give a block two tiles or a thread two scalar elements (two memory round trips).
+  using ew::detail::launch_plan;
   using ew::detail::plan_launch;
   const ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
   for (int vec : {1, 4, 8}) {
     for (int unroll : {1, 2}) {
       for (std::size_t n : {1u, 3u, 255u, 1023u, 4096u + 7u, 65536u + 1000u, 1000003u}) {
         for (std::size_t head : {0u, 1u}) {
-          const partition p = make_partition(n, head % static_cast<std::size_t>(vec), vec);
-          const launch_shape s = plan_launch(p, 0, unroll, policy);
+          const launch_plan plan = plan_launch(n, head % static_cast<std::size_t>(vec), vec, unroll, policy);
+          const partition& p = plan.part;
+          const launch_shape& s = plan.shape;
           INFO("n=" << n << " vec=" << vec << " unroll=" << unroll << " blocks=" << s.blocks);
+          REQUIRE(p.tile_vectors == s.block_threads * static_cast<std::size_t>(unroll));
           std::vector<std::vector<std::size_t>> tiles(s.blocks);
-          tile_counter c{s.block_threads * static_cast<std::size_t>(s.per_thread), tiles};
+          tile_counter c{p.tile_vectors, tiles};
           for (std::size_t b = 0; b < s.blocks; ++b) {
             c.block = b;
             for (std::size_t t = 0; t < s.block_threads; ++t) block_tile_schedule(p, s, b, t, c);
@@ -277,12 +289,21 @@ TEST_CASE("launch plan: the default policy gives each block at most one tile", "
             REQUIRE(t.size() <= 1);
             used += t.size();
           }
-          // Every block but possibly one (when the body is empty) has work: no idle blocks either.
-          REQUIRE(used + 1 >= s.blocks);
+          REQUIRE(used == p.tiles);
+          // No idle blocks: every block has a tile or a scalar element.
+          REQUIRE(s.blocks <= (p.tiles > 0 ? p.tiles : 1) + p.scalars() / s.block_threads + 1);
           std::vector<std::uint8_t> hits(n, 0);
           std::vector<pointer_info> ptrs{{0x10000 + p.head * 4, 4}};
-          recorder rec{hits, ptrs, p};
-          run_grid(p, s, rec);
+          recorder rec{hits, ptrs, p, unroll};
+          std::size_t most_scalars = 0;
+          for (std::size_t b = 0; b < s.blocks; ++b) {
+            for (std::size_t t = 0; t < s.block_threads; ++t) {
+              rec.scalars = 0;
+              block_tile_schedule(p, s, b, t, rec);
+              most_scalars = rec.scalars > most_scalars ? rec.scalars : most_scalars;
+            }
+          }
+          REQUIRE(most_scalars <= 1);
           REQUIRE(rec.out_of_range == 0);
           std::size_t wrong = 0;
           for (std::size_t i = 0; i < n; ++i) wrong += hits[i] != 1;
@@ -297,16 +318,16 @@ TEST_CASE("launch plan: block sizes clamped to what the kernels are compiled for
           "[partition]") {
   using ew::detail::plan_launch;
   ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
-  const partition p = make_partition(1u << 20, 0, 4);
   policy.block_threads = 4096;  // more than __launch_bounds__ allows: the launch would fail
-  REQUIRE(plan_launch(p, 0, 2, policy).block_threads == static_cast<std::size_t>(ew::tuning::max_block_threads));
+  REQUIRE(plan_launch(1u << 20, 0, 4, 2, policy).shape.block_threads ==
+          static_cast<std::size_t>(ew::tuning::max_block_threads));
   policy.block_threads = 1;
-  REQUIRE(plan_launch(p, 0, 2, policy).block_threads == 1);
+  REQUIRE(plan_launch(1u << 20, 0, 4, 2, policy).shape.block_threads == 1);
   // 2^45 elements: 2^43 vectors of 4, 2^35 tiles of 256, more than the grid's x dimension holds.
   const ew::tuning::launch_policy def = ew::tuning::policy_for_cc(90);
-  const launch_shape huge = plan_launch(make_partition(std::size_t{1} << 45, 0, 4), 0, 2, def);
-  REQUIRE(huge.blocks == 0x7fffffffu);
-  REQUIRE(huge.block_threads == 128);
+  const auto huge = plan_launch(std::size_t{1} << 45, 0, 4, 2, def);
+  REQUIRE(huge.shape.blocks == 0x7fffffffu);
+  REQUIRE(huge.shape.block_threads == 128);
   // The block loop then covers the rest: a small analogue (a grid capped below the tile count) still
   // handles every element once.
   simulate(100003, {0, 0}, 4, 4, 3, 32, 2);

@@ -85,30 +85,6 @@ inline cudaError_t query_device_facts(int device, device_facts& facts) {
   return err;
 }
 
-/// Resident blocks per SM of `kernel` at `block_threads` threads on `device`. One cache per kernel
-/// instantiation (the function-local static below); the block size is stored with the answer, so a call
-/// with another block size queries again rather than reading a stale count.
-template <auto Kernel>
-cudaError_t query_occupancy(int device, int block_threads, int& blocks_per_sm) {
-  static per_device_cache cache;  // one per kernel: Kernel is the kernel's address
-  std::uint64_t w = 0;
-  const cudaError_t err = cached_or_query(
-      cache, device, w,
-      [block_threads](std::uint64_t word) { return static_cast<int>(word >> 32) == block_threads; },
-      [block_threads](std::uint64_t& word) {
-        int blocks = 0;
-        const cudaError_t e =
-            cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, Kernel, block_threads, 0);
-        if (e == cudaSuccess) {
-          word = (static_cast<std::uint64_t>(static_cast<std::uint32_t>(block_threads)) << 32) |
-                 static_cast<std::uint32_t>(blocks < 1 ? 1 : blocks);
-        }
-        return e;
-      });
-  if (err == cudaSuccess) blocks_per_sm = static_cast<int>(w & 0xffffffffu);
-  return err;
-}
-
 /// Whether the image of `Kernel` that runs on the current device `device` contains `griddepcontrol.wait`,
 /// i.e. was compiled from PTX of version EW_DETAIL_PROGRAMMATIC_WAIT_ARCH / 10 or later (kernel.cuh): only
 /// then may it be launched with programmatic stream serialization. The device's compute capability does not

@@ -31,14 +31,11 @@ namespace detail {
 // share definitions.
 inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 
-/// Launches `Kernel` (at most `Unroll` vectors per thread) over partition `p`.
-template <auto Kernel, int Unroll, class Op, class OutPtrs, class InPtrs>
-cudaError_t launch_kernel(const launch_args& args, const Op& op, const partition& p, const OutPtrs& outs,
-                          const InPtrs& ins, cudaStream_t stream) {
-  launch_shape shape{};
-  cudaError_t err = choose_launch_shape<Kernel, Unroll>(args, p, shape);
-  if (err != cudaSuccess) return err;
-
+/// Launches `Kernel` with plan `plan` (launch_shape.cuh).
+template <auto Kernel, class Op, class OutPtrs, class Ins>
+cudaError_t launch_kernel(const launch_args& args, const launch_plan& plan, const Op& op, const OutPtrs& outs,
+                          const Ins& ins, cudaStream_t stream) {
+  const launch_shape& shape = plan.shape;
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(shape.blocks));
   config.blockDim = dim3(static_cast<unsigned>(shape.block_threads));
@@ -48,7 +45,7 @@ cudaError_t launch_kernel(const launch_args& args, const Op& op, const partition
       args.policy.programmatic_launch && args.facts.cc * 10 >= EW_DETAIL_PROGRAMMATIC_WAIT_ARCH;
   if (programmatic) {
     // Only an image with the wait may start before its predecessor ends (device_cache.cuh says why).
-    err = query_programmatic_wait<Kernel>(args.device, programmatic);
+    const cudaError_t err = query_programmatic_wait<Kernel>(args.device, programmatic);
     if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
   }
   if (programmatic) {
@@ -57,7 +54,7 @@ cudaError_t launch_kernel(const launch_args& args, const Op& op, const partition
     config.attrs = &attribute;
     config.numAttrs = 1;
   }
-  err = cudaLaunchKernelEx(&config, Kernel, op, p, shape, outs, ins);
+  cudaError_t err = cudaLaunchKernelEx(&config, Kernel, op, plan.part, shape, outs, ins);
   if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
 #if defined(EW_DEBUG_SYNC)
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
@@ -68,7 +65,8 @@ cudaError_t launch_kernel(const launch_args& args, const Op& op, const partition
   return fail(cudaSuccess, "");
 }
 
-/// The largest `sizeof` of `T...`.
+/// The largest `sizeof` of `T...`. A fold rather than `cuda::std::max({sizeof(T)...})`: CCCL 3.0.1, the
+/// toolkit's, has no public `<cuda/std/algorithm>`.
 template <class... T>
 inline constexpr std::size_t largest_size = [] {
   std::size_t m = 0;
@@ -85,10 +83,9 @@ inline constexpr int default_vec_width =
 
 /// The dispatcher: checks the pointers, picks the vectorized path (a scalar head aligns every pointer) or
 /// the scalar one, and launches. `ew::elementwise` with every compile-time choice explicit: `Vec` elements
-/// per vector access, `Unroll` vectors per thread, the cache hints. The tuning binary calls this to sweep
-/// shapes; users call `ew::elementwise`, which passes the tuned defaults (`dispatch_default`).
-template <int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_hint Store, class Op, class... Out,
-          class... In>
+/// per vector access, `Unroll` vectors per thread. The tuning binary calls this to sweep shapes; users call
+/// `ew::elementwise`, which passes the tuned defaults (`dispatch_default`).
+template <int Vec, int Unroll, class Op, class... Out, class... In>
 cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...>& outs,
                      const cuda::std::tuple<const In*...>& ins, cudaStream_t stream,
                      const tuning::launch_policy* policy = nullptr) {
@@ -134,23 +131,15 @@ cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...
   if (err != cudaSuccess) return err;
   if (policy != nullptr) args.policy = *policy;
 
-  if constexpr (vectorizable) {
-    const int head = vector_head(ptrs, num_ptrs, Vec);
-    if (head != no_vector_path) {
-      constexpr auto kernel = &elementwise_kernel<Op, Vec, Unroll, Load, Store, out_ptrs, in_operands>;
-      return launch_kernel<kernel, Unroll>(args, op, make_partition(n, static_cast<std::size_t>(head), Vec),
-                                           outs, as_operands(ins), stream);
-    }
-  }
-  // The pointers sit at different offsets within a vector (or an element type has no vector form): every
-  // access goes one element at a time, with as many loads in flight per thread as the vectorized path has
-  // elements (capped at 16).
-  constexpr int scalar_unroll = Unroll * Vec < 16 ? Unroll * Vec : 16;
-  // Tiles keep the vectorized path's size in elements, so blocks get the same amount of work.
-  constexpr auto kernel = &elementwise_kernel<Op, 1, scalar_unroll, Load, Store, out_ptrs, in_operands>;
-  args.policy.tile_vectors *= Vec;
-  return launch_kernel<kernel, scalar_unroll>(args, op, make_partition(n, 0, 1), outs, as_operands(ins),
-                                              stream);
+  // Without a vector path (the pointers sit at different offsets within a vector, or an element type has
+  // no vector form) every access goes one element at a time. Both paths are one kernel (kernel.cuh says
+  // why), and plan_paths (launch_shape.cuh) plans either.
+  constexpr int vec = vectorizable ? Vec : 1;
+  constexpr auto kernel =
+      &elementwise_kernel<Op, vec, Unroll, scalar_unroll<Vec, Unroll>, out_ptrs, in_operands>;
+  const int head = vec > 1 ? vector_head(ptrs, num_ptrs, vec) : no_vector_path;
+  return launch_kernel<kernel>(args, plan_paths<vec, Unroll>(n, head, args.policy), op, outs, as_operands(ins),
+                               stream);
 }
 
 /// `dispatch` with the tuned kernel shape; `VecWidth` 0 means `default_vec_width`.
@@ -160,7 +149,7 @@ cudaError_t dispatch_default(const Op& op, std::size_t n, const cuda::std::tuple
   constexpr int vec = VecWidth == 0 ? default_vec_width<Out..., In...> : VecWidth;
   constexpr tuning::kernel_shape shape = tuning::default_kernel_shape;
   constexpr int unroll = shape.unroll_for(static_cast<int>(sizeof...(In)));
-  return dispatch<vec, unroll, shape.load, shape.store>(op, n, outs, ins, stream);
+  return dispatch<vec, unroll>(op, n, outs, ins, stream);
 }
 
 }  // namespace EW_DETAIL_CONFIG_NAMESPACE

@@ -37,8 +37,7 @@ EW_HD decltype(auto) result_part(R& r) {
 /// What one thread does with the elements and vectors `block_tile_schedule` hands it. `OutPtrs` is a tuple
 /// of the launch's output pointers, `Ins` a tuple of input operands (operand.cuh); vector `i` starts at
 /// element `head + i * Vec`.
-template <class Op, int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_hint Store, class OutPtrs,
-          class Ins>
+template <class Op, int Vec, int Unroll, class OutPtrs, class Ins>
 struct elementwise_thread {
   static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
   static constexpr std::size_t num_out = cuda::std::tuple_size<OutPtrs>::value;
@@ -61,15 +60,9 @@ struct elementwise_thread {
 #pragma nv_exec_check_disable
   EW_HD void scalar(std::size_t i) { scalar_impl(i, in_seq{}, out_seq{}); }
 
-  /// Vectors `first + u * stride` for `u < count`. All loads are issued before the first use.
+  /// Vectors `first + u * stride` for `u < Unroll`. All loads are issued before the first use.
 #pragma nv_exec_check_disable
-  EW_HD void vectors(std::size_t first, std::size_t stride, int count) {
-    if (count == Unroll) {
-      vectors_impl<true>(first, stride, count, in_seq{}, out_seq{});
-    } else {
-      vectors_impl<false>(first, stride, count, in_seq{}, out_seq{});
-    }
-  }
+  EW_HD void vectors(std::size_t first, std::size_t stride) { vectors_impl(first, stride, in_seq{}, out_seq{}); }
 
  private:
 #pragma nv_exec_check_disable
@@ -80,46 +73,67 @@ struct elementwise_thread {
   }
 
 #pragma nv_exec_check_disable
-  template <bool Full, std::size_t... I, std::size_t... O>
-  EW_HD void vectors_impl(std::size_t first, std::size_t stride, int count, cuda::std::index_sequence<I...>,
+  template <std::size_t... I, std::size_t... O>
+  EW_HD void vectors_impl(std::size_t first, std::size_t stride, cuda::std::index_sequence<I...>,
                           cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, Unroll>...> loaded;
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
-      if (Full || u < count) {
-        const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
-        ((cuda::std::get<I>(loaded)[u] = cuda::std::get<I>(ins).template vector<Load, Vec>(e)), ...);
-      }
+      const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
+      ((cuda::std::get<I>(loaded)[u] = cuda::std::get<I>(ins).template vector<Vec>(e)), ...);
     }
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
-      if (Full || u < count) {
-        cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
-        EW_DETAIL_UNROLL
-        for (int j = 0; j < Vec; ++j) {
-          auto r = op(cuda::std::get<I>(loaded)[u].elements.v[j]...);
-          ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
-        }
-        const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
-        (store_vector<Store>(cuda::std::get<O>(outs) + e, cuda::std::get<O>(results)), ...);
+      cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; ++j) {
+        auto r = op(cuda::std::get<I>(loaded)[u].elements.v[j]...);
+        ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
       }
+      const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
+      (store_vector<Vec>(cuda::std::get<O>(outs) + e, cuda::std::get<O>(results)), ...);
     }
   }
 };
 
+/// What thread `thread` of block `block` of the kernel does: one kernel holds both paths, chosen per launch
+/// by `p.vec`:
+/// - the vectorized path (`p.vec == Vec`): `Vec` elements per access, `Unroll` vectors per input in flight
+///   per thread, after a head that aligns every pointer (`vector_head`);
+/// - the scalar path (`p.vec == 1`): one element per access, `ScalarUnroll` in flight per thread.
+/// `p` and `s` come from `plan_paths` (launch_shape.cuh) for the same `Vec` and `Unroll`. `__host__
+/// __device__` so that the host tests run it for every thread of simulated grids.
+#pragma nv_exec_check_disable
+template <class Op, int Vec, int Unroll, int ScalarUnroll, class OutPtrs, class Ins>
+EW_HD void elementwise_grid_thread(const Op& op, const partition& p, const launch_shape& s, const OutPtrs& outs,
+                                   const Ins& ins, std::size_t block, std::size_t thread) {
+  // The scalar elements are the same code on both paths: one loop for them, after the tiles.
+  elementwise_thread<Op, 1, ScalarUnroll, OutPtrs, Ins> scalar_thread{op, outs, ins, 0};
+  if constexpr (Vec > 1) {
+    if (p.vec == Vec) {
+      elementwise_thread<Op, Vec, Unroll, OutPtrs, Ins> vector_thread{op, outs, ins, p.head};
+      tile_schedule(p, s, block, thread, vector_thread);
+    } else {
+      tile_schedule(p, s, block, thread, scalar_thread);
+    }
+  } else {
+    tile_schedule(p, s, block, thread, scalar_thread);
+  }
+  scalar_schedule(p, s, block, thread, scalar_thread);
+}
+
 /// `outs[k][i] = op(ins[0][i], ins[1][i], ...)[k]` for every `i` in `[0, p.n)`, block tiles grid-stride.
 ///
-/// `Vec` elements per vector access (1 for the scalar path), at most `Unroll` vector loads per input in
-/// flight per thread (`s.per_thread <= Unroll` picks how many at run time), cache hints `Load` and `Store`.
-/// The partition `p` must have been made for the same `Vec` with a head that aligns every pointer
-/// (`vector_head`); `s.blocks` and `s.block_threads` must match the launch.
+/// Both paths in one kernel (`elementwise_grid_thread`); `s.blocks` and `s.block_threads` must match the
+/// launch. One kernel rather than one per path: each kernel carries its own symbol, parameter bank and
+/// metadata, and two per op made ew's device code larger than cub's for the same ops (docs/PERFORMANCE.md,
+/// "Device code size").
 // Hidden visibility only applies to kernels with external linkage; a functor from an anonymous namespace
 // gives its instantiation internal linkage, where nvcc warns that the attribute is ignored (#1407). That
 // is the intended outcome, so the warning is silenced for this definition only.
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, int Unroll, tuning::cache_hint Load, tuning::cache_hint Store, class OutPtrs,
-          class Ins>
+template <class Op, int Vec, int Unroll, int ScalarUnroll, class OutPtrs, class Ins>
 EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
     elementwise_kernel(Op op, partition p, launch_shape s, OutPtrs outs, Ins ins) {
   // Programmatic dependent launch (sm_90+): when the launch allowed it, this grid may start while the
@@ -133,8 +147,7 @@ EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
   static_assert(EW_DETAIL_PROGRAMMATIC_WAIT_ARCH == 900, "the NV_IF_TARGET below must name the same arch");
   NV_IF_TARGET(NV_PROVIDES_SM_90,
                (cudaGridDependencySynchronize(); cudaTriggerProgrammaticLaunchCompletion();));
-  elementwise_thread<Op, Vec, Unroll, Load, Store, OutPtrs, Ins> t{op, outs, ins, p.head};
-  block_tile_schedule(p, s, blockIdx.x, threadIdx.x, t);
+  elementwise_grid_thread<Op, Vec, Unroll, ScalarUnroll>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
 }
 #pragma nv_diagnostic pop
 

@@ -3,7 +3,7 @@
 
 /// @file
 /// The kernel's input side as one concept: an operand gives element `i` (`element(i)`) or the `Vec`
-/// elements from a vector-aligned `i` in one access (`vector<Hint, Vec>(i)`), and names its element type
+/// elements from a vector-aligned `i` in one access (`vector<Vec>(i)`), and names its element type
 /// (`value_type`). The contiguous array is the first kind; kinds that are not arrays (an index, a constant,
 /// a broadcast view) add a struct here and leave the kernel body alone.
 
@@ -13,7 +13,6 @@
 #include <cuda/std/type_traits>
 
 #include "../functor.cuh"
-#include "tuning.cuh"
 #include "vector_access.cuh"
 
 namespace ew {
@@ -26,9 +25,9 @@ struct contiguous_input {
   const T* ptr;
 
   EW_HD T element(std::size_t i) const { return ptr[i]; }
-  template <tuning::cache_hint Hint, int Vec>
+  template <int Vec>
   EW_HD vector_word<T, Vec> vector(std::size_t i) const {
-    return load_vector<Hint, Vec>(ptr + i);
+    return load_vector<Vec>(ptr + i);
   }
 };
 

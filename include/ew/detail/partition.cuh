@@ -48,68 +48,84 @@ EW_HD int vector_head(const pointer_info* ptrs, int count, int vec) {
   return misalignment <= 0 ? 0 : vec - misalignment;
 }
 
-/// `[0, n)` as head `[0, head)`, body of `vectors` vectors of `vec` elements starting at `head`, and tail
-/// `[body_end(), n)`. `head < vec` and the tail is shorter than one vector.
+/// `[0, n)` as a vectorized body of `tiles` whole tiles, each `tile_vectors` vectors of `vec` elements,
+/// starting at element `head`, and scalar elements around it: the head `[0, head)` and the tail
+/// `[body_end(), n)`. `head < vec`; the tail is shorter than one tile plus one vector.
+///
+/// Only whole tiles are vectorized so that the kernel has a single vector body, in which every thread
+/// takes exactly its share of every tile it visits: no predicated copy of that body for a last, partial
+/// tile. The elements of that partial tile go one per thread of the grid, like the head, and `plan_launch`
+/// (launch_shape.cuh) sizes the grid so that each thread gets at most one of them when it can.
 struct partition {
   std::size_t n;
   std::size_t head;
-  std::size_t vectors;
+  std::size_t tiles;
+  std::size_t tile_vectors;
   int vec;
 
+  /// Vectors in the body.
+  EW_HD std::size_t vectors() const { return tiles * tile_vectors; }
   /// First element of the tail.
-  EW_HD std::size_t body_end() const { return head + vectors * static_cast<std::size_t>(vec); }
+  EW_HD std::size_t body_end() const { return head + vectors() * static_cast<std::size_t>(vec); }
   /// Scalar elements (head plus tail).
-  EW_HD std::size_t scalars() const { return n - vectors * static_cast<std::size_t>(vec); }
+  EW_HD std::size_t scalars() const { return n - vectors() * static_cast<std::size_t>(vec); }
+  /// Element index of scalar element `j < scalars()`: the head's first, then the tail's.
+  EW_HD std::size_t scalar_element(std::size_t j) const { return j < head ? j : j + vectors() * static_cast<std::size_t>(vec); }
 };
 
-/// The partition of `[0, n)` for vectors of `vec` elements after a head of `head` elements (clipped to n).
-EW_HD partition make_partition(std::size_t n, std::size_t head, int vec) {
+/// The partition of `[0, n)` into whole tiles of `tile_vectors` vectors of `vec` elements after a head of
+/// `head` elements (clipped to n). `tile_vectors >= 1`.
+EW_HD partition make_partition(std::size_t n, std::size_t head, int vec, std::size_t tile_vectors) {
   head = head < n ? head : n;
-  return partition{n, head, (n - head) / static_cast<std::size_t>(vec), vec};
+  const std::size_t vectors = (n - head) / static_cast<std::size_t>(vec);
+  return partition{n, head, vectors / tile_vectors, tile_vectors, vec};
 }
 
-/// Shape of one launch: the grid, and how many vectors each thread takes per tile (the tile of a block is
-/// `block_threads * per_thread` consecutive vectors).
+/// Shape of one launch: the grid. A block's tile is `block_threads * per_thread` consecutive vectors
+/// (`per_thread` is the kernel's compile-time unroll), so `partition::tile_vectors` must equal that product.
 struct launch_shape {
   std::size_t blocks;
   std::size_t block_threads;
-  int per_thread;
 };
 
-/// Walks the work of thread `thread` of block `block` in a launch of shape `s` over partition `p`.
+/// Walks the vector tiles of thread `thread` of block `block` in a launch of shape `s` over partition `p`.
 ///
-/// The body is cut into tiles of `block_threads * per_thread` consecutive vectors, and blocks take tiles
-/// grid-stride: block `b` takes tiles `b, b + blocks, ...`. In a tile, thread `t` takes vectors
-/// `t, t + block_threads, ..., t + (per_thread - 1) * block_threads` (offsets from the tile start): at each
-/// step a warp touches consecutive vectors, so accesses coalesce, and the thread issues all its loads
-/// before it needs the first. The last, partial tile goes to the block whose turn it is, cut the same way
-/// with fewer steps. Head and tail elements go one per thread of the whole grid.
-///
-/// The visitor receives `v.scalar(i)` for one element and `v.vectors(first, stride, count)` for the
-/// vectors `first + u * stride`, `u < count <= per_thread`.
+/// Blocks take whole tiles grid-stride: block `b` takes tiles `b, b + blocks, ...`. In a tile, thread `t`
+/// takes vectors `t, t + block_threads, ..., t + (PerThread - 1) * block_threads` (offsets from the tile
+/// start): at each step a warp touches consecutive vectors, so accesses coalesce, and the thread issues all
+/// its loads before it needs the first. The visitor receives `v.vectors(first, stride)` for the
+/// `PerThread` vectors `first + u * stride`, `u < PerThread`.
 ///
 /// Why tiles of consecutive vectors per block rather than a thread-level grid stride: on the H200 a grid
 /// of one-tile blocks streaming consecutive memory ran f32 add at 2^28 elements 5% faster than the same
 /// kernel striding threads across the whole array (4365 vs 4160 GB/s; docs/PERFORMANCE.md, probe 1).
 #pragma nv_exec_check_disable
 template <class Visitor>
+EW_HD void tile_schedule(const partition& p, const launch_shape& s, std::size_t block, std::size_t thread,
+                         Visitor& v) {
+  for (std::size_t t = block; t < p.tiles; t += s.blocks) v.vectors(t * p.tile_vectors + thread, s.block_threads);
+}
+
+/// Walks the scalar elements (the head, then the tail) of thread `thread` of block `block`: one per thread
+/// of the whole grid, grid-stride. The visitor receives `v.scalar(i)` for element `i`.
+#pragma nv_exec_check_disable
+template <class Visitor>
+EW_HD void scalar_schedule(const partition& p, const launch_shape& s, std::size_t block, std::size_t thread,
+                           Visitor& v) {
+  const std::size_t threads = s.blocks * s.block_threads;
+  const std::size_t scalars = p.scalars();
+  for (std::size_t j = block * s.block_threads + thread; j < scalars; j += threads) v.scalar(p.scalar_element(j));
+}
+
+/// Everything thread `thread` of block `block` does: its tiles, then its scalar elements, after the tiles so
+/// that its vector loads are not queued behind them. Nothing here divides: the host did
+/// (`make_partition`), and 64-bit division is a long instruction sequence on the GPU.
+#pragma nv_exec_check_disable
+template <class Visitor>
 EW_HD void block_tile_schedule(const partition& p, const launch_shape& s, std::size_t block,
                                std::size_t thread, Visitor& v) {
-  const std::size_t threads = s.blocks * s.block_threads;
-  const std::size_t global = block * s.block_threads + thread;
-  for (std::size_t i = global; i < p.head; i += threads) v.scalar(i);
-
-  const std::size_t tile = s.block_threads * static_cast<std::size_t>(s.per_thread);
-  const std::size_t full_tiles = p.vectors / tile;
-  for (std::size_t t = block; t < full_tiles; t += s.blocks)
-    v.vectors(t * tile + thread, s.block_threads, s.per_thread);
-  const std::size_t rest = p.vectors - full_tiles * tile;
-  if (rest > thread && block == full_tiles % s.blocks) {
-    const std::size_t count = (rest - thread + s.block_threads - 1) / s.block_threads;
-    v.vectors(full_tiles * tile + thread, s.block_threads, static_cast<int>(count));
-  }
-
-  for (std::size_t i = p.body_end() + global; i < p.n; i += threads) v.scalar(i);
+  tile_schedule(p, s, block, thread, v);
+  scalar_schedule(p, s, block, thread, v);
 }
 
 }  // namespace detail

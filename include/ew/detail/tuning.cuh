@@ -18,15 +18,11 @@ inline constexpr int vector_bytes = 16;
 /// (launch_shape.cuh) clamps every policy's block size to it.
 inline constexpr int max_block_threads = 512;
 
-/// How the cache hierarchy is told to treat streamed data.
-enum class cache_hint : int {
-  normal = 0,       ///< `ld.global` / `st.global`: default caching.
-  streaming = 1,    ///< `ld.global.cs` / `st.global.cs`: evict-first; the data is touched once.
-  no_allocate = 2,  ///< `ld.global.nc.L1::no_allocate`: read-only path, not kept in L1.
-};
-
-/// Compile-time shape of the kernel: how many vectors each thread loads before it uses the first one, and
-/// the cache hints. Baked into the kernel instantiation, so the same for every device.
+/// Compile-time shape of the kernel: how many vectors each thread loads before it uses the first one. Baked
+/// into the kernel instantiation, so the same for every device. Loads and stores use default caching: probe
+/// 2 on the H200 (docs/PERFORMANCE.md) found `.cs` and `.nc.L1::no_allocate` loads 7 to 11% slower at 2^28
+/// (f32 add 3937 and 3935 GB/s against 4338 plain, 256-thread blocks, 2 vectors per thread) and `.cs`
+/// stores no different beyond noise (4334 vs 4338 GB/s).
 struct kernel_shape {
   /// Independent 16-byte loads a thread issues, over all its inputs, before it uses the first: a unary op
   /// takes 2 vectors per thread, an op of 2 or more inputs 1 vector of each (`unroll_for`). Probes 2 and 4
@@ -41,11 +37,6 @@ struct kernel_shape {
     return num_inputs <= 1 ? loads_in_flight
                            : (loads_in_flight / num_inputs > 0 ? loads_in_flight / num_inputs : 1);
   }
-  /// Hint for input loads. Probe 2: `.cs` and `.nc.L1::no_allocate` loads cost 7 to 11% at 2^28 (f32 add
-  /// 3937 and 3935 GB/s against 4338 plain, 256-thread blocks, 2 vectors per thread); plain loads win.
-  cache_hint load = cache_hint::normal;
-  /// Hint for output stores. Probe 2: `.cs` stores made no difference beyond noise (4334 vs 4338 GB/s).
-  cache_hint store = cache_hint::normal;
 };
 
 /// The kernel shape ew compiles by default. Checked by `ew_tune --standard` on the H200 on 2026-11-30
@@ -67,14 +58,10 @@ struct launch_policy {
   /// more than they give: the GPU starts blocks at a bounded rate (probe 4: 16384 blocks of 64 threads took
   /// 20 us for 4 Mi elements that 4096 blocks of 128 did in 12).
   int tile_vectors = 256;
-  /// Cap on the grid in waves of resident blocks (SMs x occupancy); 0 = no cap, one tile per block. On the
-  /// H200, one tile per block beat a capped grid whose blocks loop over tiles at 2^28 f32 add (4338 vs 4127
-  /// GB/s with 8 waves, probe 2; 4365 vs at best 4182, probe 1).
-  int waves = 0;
-  /// Vectors per thread per tile, at most the kernel's unroll; 0 = the unroll. The tuning binary pins it.
-  /// Fewer than the unroll takes the predicated path, which probe 2 found slow (f16 add at 2^28: 3021 GB/s
-  /// with 1 of 4, against 4298 with 4 of 4), so the default never does.
-  int per_thread = 0;
+  // One tile per block, never a grid capped in waves of resident blocks that loop over tiles: on the H200
+  // that lost at 2^28 f32 add (4338 vs 4127 GB/s with 8 waves, probe 2; 4365 vs at best 4182, probe 1).
+  // Only grids past 2^31 - 1 blocks loop (launch_shape.cuh).
+
   /// Launch with programmatic stream serialization (sm_90+): back-to-back kernels overlap one's launch with
   /// the other's tail, and the kernel waits (`griddepcontrol.wait`) before it touches memory, so results
   /// cannot change. Probe 4, f32 add in graph replay: 2^16 1.36 -> 1.11 us, 2^18 1.64 -> 1.35 us (cub:

@@ -2,7 +2,7 @@
 #pragma once
 
 /// @file
-/// Vector loads and stores of up to 16 bytes, with cache hints. On the device they are inline PTX; on the
+/// Vector loads and stores of up to 16 bytes. On the device they are inline PTX; on the
 /// host the same functions copy bytes (`memcpy`), so the host tests can run the kernel's per-thread body
 /// (kernel.cuh) over simulated grids and check what it computes and where it writes.
 
@@ -14,7 +14,6 @@
 #include <cuda/std/type_traits>
 
 #include "../functor.cuh"
-#include "tuning.cuh"
 
 namespace ew {
 namespace detail {
@@ -46,7 +45,8 @@ struct alignas(is_word_size_v<sizeof(T) * Vec> ? sizeof(T) * Vec : alignof(T)) a
 };
 
 /// Unsigned integer type of `Bytes` bytes (1, 2, 4, 8 or 16): the register type a vector access goes
-/// through.
+/// through. Spelled out because the toolkit has no public one: `cuda::std` stops at 8-byte integers, and
+/// CUB's `cub::UnitWord<T>` picks a word by alignment, not by size, for its own loads.
 template <std::size_t Bytes>
 struct raw_word;
 template <>
@@ -72,123 +72,62 @@ struct raw_word<16> {
 
 // Loads and stores go through inline PTX for 4-, 8- and 16-byte words. Written as plain C++, NVVM split
 // half of the 16-byte stores of an unrolled kernel into 4-byte ones (CUDA 13.0, f32 add, 4 vectors per
-// thread: 6 st.global.v4 and 24 st.global.f32 in the PTX); PTX states the width and the cache operator
-// outright. Every asm load is `volatile` with a "memory" clobber, like the stores: without them the compiler
-// may treat a load as a pure function of its address and move it above the kernel's `griddepcontrol.wait`
-// (kernel.cuh), the barrier that makes programmatic launch safe. (Plain C++ loads cannot cross that asm's
-// own "memory" clobber.)
+// thread: 6 st.global.v4 and 24 st.global.f32 in the PTX); PTX states the width outright. Every asm load is
+// `volatile` with a "memory" clobber, like the stores: without them the compiler may treat a load as a pure
+// function of its address and move it above the kernel's `griddepcontrol.wait` (kernel.cuh), the barrier
+// that makes programmatic launch safe. (Plain C++ loads cannot cross that asm's own "memory" clobber.)
+// Only default caching: the streaming (`.cs`) and read-only no-allocate variants lost 7 to 11% at 2^28 on
+// the H200 (docs/PERFORMANCE.md, probe 2), so the shipped kernel has none; the tuner builds its own.
 
-template <tuning::cache_hint Hint>
 EW_HD uint4 load_word(const uint4* p) {
   uint4 r;
   NV_IF_TARGET(NV_IS_DEVICE,
-               (
-                   if constexpr (Hint == tuning::cache_hint::streaming) {
-                     asm volatile("ld.global.cs.v4.u32 {%0, %1, %2, %3}, [%4];"
-                                  : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-                                  : "l"(p)
-                                  : "memory");
-                   } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
-                     asm volatile("ld.global.nc.L1::no_allocate.v4.u32 {%0, %1, %2, %3}, [%4];"
-                                  : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-                                  : "l"(p)
-                                  : "memory");
-                   } else {
-                     asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
-                                  : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
-                                  : "l"(p)
-                                  : "memory");
-                   }),
+               (asm volatile("ld.global.v4.u32 {%0, %1, %2, %3}, [%4];"
+                             : "=r"(r.x), "=r"(r.y), "=r"(r.z), "=r"(r.w)
+                             : "l"(p)
+                             : "memory");),
                (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
-template <tuning::cache_hint Hint>
 EW_HD uint2 load_word(const uint2* p) {
   uint2 r;
-  NV_IF_TARGET(
-      NV_IS_DEVICE,
-      (
-          if constexpr (Hint == tuning::cache_hint::streaming) {
-            asm volatile("ld.global.cs.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
-          } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
-            asm volatile("ld.global.nc.L1::no_allocate.v2.u32 {%0, %1}, [%2];"
-                         : "=r"(r.x), "=r"(r.y)
-                         : "l"(p)
-                         : "memory");
-          } else {
-            asm volatile("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");
-          }),
-      (std::memcpy(&r, p, sizeof(r));));
+  NV_IF_TARGET(NV_IS_DEVICE,
+               (asm volatile("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");),
+               (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
-template <tuning::cache_hint Hint>
 EW_HD unsigned load_word(const unsigned* p) {
   unsigned r;
-  NV_IF_TARGET(NV_IS_DEVICE,
-               (
-                   if constexpr (Hint == tuning::cache_hint::streaming) {
-                     asm volatile("ld.global.cs.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
-                   } else if constexpr (Hint == tuning::cache_hint::no_allocate) {
-                     asm volatile("ld.global.nc.L1::no_allocate.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
-                   } else {
-                     asm volatile("ld.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");
-                   }),
+  NV_IF_TARGET(NV_IS_DEVICE, (asm volatile("ld.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");),
                (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
-template <tuning::cache_hint Hint, class W>
+template <class W>
 EW_HD W load_word(const W* p) {  // 1- and 2-byte words: head, tail, narrow types
   W r;
-  NV_IF_TARGET(NV_IS_DEVICE,
-               (
-                   if constexpr (Hint == tuning::cache_hint::streaming) { r = __ldcs(p); } else { r = *p; }),
-               (std::memcpy(&r, p, sizeof(r));));
+  NV_IF_TARGET(NV_IS_DEVICE, (r = *p;), (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
 
-template <tuning::cache_hint Hint>
 EW_HD void store_word(uint4* p, uint4 w) {
   NV_IF_TARGET(NV_IS_DEVICE,
-               (
-                   if constexpr (Hint == tuning::cache_hint::streaming) {
-                     asm volatile("st.global.cs.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y),
-                                  "r"(w.z), "r"(w.w)
-                                  : "memory");
-                   } else {
-                     asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y),
-                                  "r"(w.z), "r"(w.w)
-                                  : "memory");
-                   }),
+               (asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z),
+                             "r"(w.w)
+                             : "memory");),
                (std::memcpy(p, &w, sizeof(w));));
 }
-template <tuning::cache_hint Hint>
 EW_HD void store_word(uint2* p, uint2 w) {
-  NV_IF_TARGET(
-      NV_IS_DEVICE,
-      (
-          if constexpr (Hint == tuning::cache_hint::streaming) {
-            asm volatile("st.global.cs.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory");
-          } else {
-            asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory");
-          }),
-      (std::memcpy(p, &w, sizeof(w));));
+  NV_IF_TARGET(NV_IS_DEVICE,
+               (asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory");),
+               (std::memcpy(p, &w, sizeof(w));));
 }
-template <tuning::cache_hint Hint>
 EW_HD void store_word(unsigned* p, unsigned w) {
-  NV_IF_TARGET(NV_IS_DEVICE,
-               (
-                   if constexpr (Hint == tuning::cache_hint::streaming) {
-                     asm volatile("st.global.cs.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory");
-                   } else { asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(w)
-                                         : "memory"); }),
+  NV_IF_TARGET(NV_IS_DEVICE, (asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory");),
                (std::memcpy(p, &w, sizeof(w));));
 }
-template <tuning::cache_hint Hint, class W>
+template <class W>
 EW_HD void store_word(W* p, W w) {  // 1- and 2-byte words
-  NV_IF_TARGET(NV_IS_DEVICE,
-               (
-                   if constexpr (Hint == tuning::cache_hint::streaming) { __stcs(p, w); } else { *p = w; }),
-               (std::memcpy(p, &w, sizeof(w));));
+  NV_IF_TARGET(NV_IS_DEVICE, (*p = w;), (std::memcpy(p, &w, sizeof(w));));
 }
 
 /// One vector access seen both as elements and as the register word it moves through. A union rather
@@ -207,11 +146,11 @@ union vector_word<T, Vec, false> {
 
 /// Loads the `Vec` elements at `p`, which must be aligned to `Vec * sizeof(T)` when that is a word size, in
 /// one access.
-template <tuning::cache_hint Hint, int Vec, class T>
+template <int Vec, class T>
 EW_HD vector_word<T, Vec> load_vector(const T* p) {
   vector_word<T, Vec> u;
   if constexpr (uses_word_v<T, Vec>) {
-    u.word = load_word<Hint>(reinterpret_cast<const decltype(u.word)*>(p));
+    u.word = load_word(reinterpret_cast<const decltype(u.word)*>(p));
   } else {
     for (int j = 0; j < Vec; ++j) u.elements.v[j] = p[j];
   }
@@ -220,10 +159,10 @@ EW_HD vector_word<T, Vec> load_vector(const T* p) {
 
 /// Stores `Vec` elements at `p`, which must be aligned to `Vec * sizeof(T)` when that is a word size, in one
 /// access.
-template <tuning::cache_hint Hint, int Vec, class T>
+template <int Vec, class T>
 EW_HD void store_vector(T* p, const vector_word<T, Vec>& x) {
   if constexpr (uses_word_v<T, Vec>) {
-    store_word<Hint>(reinterpret_cast<decltype(x.word)*>(p), x.word);
+    store_word(reinterpret_cast<decltype(x.word)*>(p), x.word);
   } else {
     for (int j = 0; j < Vec; ++j) p[j] = x.elements.v[j];
   }

@@ -1,7 +1,0 @@
-// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
-// The bf16 rows of the main sweep (one translation unit per type so they compile in parallel).
-#include "sweep.cuh"
-
-namespace ewb {
-void register_sweep_bf16() { register_sweep<__nv_bfloat16>(); }
-}  // namespace ewb
