@@ -1,9 +1,10 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Helpers for the hardening tests (streams, graphs, threads, devices): RAII handles for streams and graphs,
-// capture with a chosen capture mode, a stream-ordered guarded allocation that worker threads can use (no
-// Catch2 assertions inside), and a counter-based random generator. Test code only.
+// Helpers for the GPU tests of streams, graphs, threads, devices and errors: RAII handles for streams and
+// graphs, capture with a chosen capture mode, stream-ordered copies that worker threads can use (no Catch2
+// assertions inside; the guarded buffer they copy to is test_utils.cuh's guarded_buffer), a counter-based
+// random generator, and a small fixture of three guarded float arrays. Test code only.
 //
 // Ordering rule these tests follow: cudaMemset and a pageable cudaMemcpy run on the legacy default stream
 // and may still be in flight when they return, and a stream created with cudaStreamNonBlocking does not
@@ -132,53 +133,6 @@ T input_value(std::uint64_t seed, std::uint64_t i) {
   return ew::convert<T>(neg ? -d : d);
 }
 
-/// A guarded device region like guarded_buffer, but with no Catch2 assertion inside (worker threads may
-/// use it) and copies on a given stream. The whole allocation is set to the guard pattern first, so
-/// every byte a test or a sanitizer may read is initialized.
-class raw_guarded {
- public:
-  static constexpr std::size_t guard_bytes = 256;
-  static constexpr unsigned char pattern = 0xA5;
-
-  raw_guarded() = default;
-  raw_guarded(const raw_guarded&) = delete;
-  raw_guarded& operator=(const raw_guarded&) = delete;
-  ~raw_guarded() {
-    if (base_) cudaFree(base_);
-  }
-
-  /// Allocates `bytes` usable bytes starting `offset` bytes past a 256-byte boundary.
-  cudaError_t init(std::size_t bytes, std::size_t offset) {
-    bytes_ = bytes;
-    offset_ = offset;
-    total_ = guard_bytes + offset + bytes + guard_bytes;
-    cudaError_t err = cudaMalloc(&base_, total_);
-    if (err == cudaSuccess) err = cudaMemset(base_, pattern, total_);
-    if (err == cudaSuccess) err = cudaDeviceSynchronize();
-    return err;
-  }
-  void* data() const { return static_cast<char*>(base_) + guard_bytes + offset_; }
-
-  /// Sets `ok` to whether every byte outside the usable region still holds the pattern.
-  cudaError_t guards_intact(cudaStream_t stream, bool& ok) const {
-    std::vector<unsigned char> front(guard_bytes + offset_), back(guard_bytes);
-    cudaError_t err = cudaMemcpyAsync(front.data(), base_, front.size(), cudaMemcpyDeviceToHost, stream);
-    if (err == cudaSuccess) {
-      err = cudaMemcpyAsync(back.data(), static_cast<char*>(base_) + guard_bytes + offset_ + bytes_,
-                            back.size(), cudaMemcpyDeviceToHost, stream);
-    }
-    if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
-    ok = err == cudaSuccess;
-    for (unsigned char c : front) ok = ok && c == pattern;
-    for (unsigned char c : back) ok = ok && c == pattern;
-    return err;
-  }
-
- private:
-  void* base_ = nullptr;
-  std::size_t bytes_ = 0, offset_ = 0, total_ = 0;
-};
-
 /// Copies `bytes` host->device on `stream` and waits.
 inline cudaError_t put(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
   cudaError_t err = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, stream);
@@ -188,6 +142,50 @@ inline cudaError_t put(void* dst, const void* src, std::size_t bytes, cudaStream
 inline cudaError_t get(void* dst, const void* src, std::size_t bytes, cudaStream_t stream) {
   cudaError_t err = cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, stream);
   return err == cudaSuccess ? cudaStreamSynchronize(stream) : err;
+}
+
+/// Inputs a, b and output c of n random floats, in guarded device arrays at element offset 1, uploaded and
+/// settled.
+struct abc_fixture {
+  std::size_t n;
+  std::vector<float> a, b, c;
+  device_array<float> da, db, dc;
+  abc_fixture(std::size_t n_, std::uint64_t seed)
+      : n(n_),
+        a(random_values<float>(n_, seed)),
+        b(random_values<float>(n_, seed + 1)),
+        c(random_values<float>(n_, seed + 2)),
+        da(n_, 1),
+        db(n_, 1),
+        dc(n_, 1) {
+    da.upload(a);
+    db.upload(b);
+    dc.upload(c);
+    settle();
+  }
+  /// Every array holds what was uploaded, and every guard band is intact.
+  void require_untouched() const {
+    REQUIRE(same_bytes(da.download(), a));
+    REQUIRE(same_bytes(db.download(), b));
+    REQUIRE(same_bytes(dc.download(), c));
+    require_guards();
+  }
+  void require_guards() const {
+    REQUIRE(da.guards_intact());
+    REQUIRE(db.guards_intact());
+    REQUIRE(dc.guards_intact());
+  }
+};
+
+/// Checks `got[i] == want(i)` bit for bit (within `ulps`), reporting the first mismatch.
+template <class T, class Want>
+void require_equal(const std::vector<T>& got, Want&& want, std::uint64_t ulps = 0) {
+  std::size_t bad = 0, first = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    if (ulp_distance<T>(got[i], want(i)) > ulps && bad++ == 0) first = i;
+  }
+  INFO(bad << " wrong of " << got.size() << ", first at " << first);
+  REQUIRE(bad == 0);
 }
 
 /// Sets the current device for a scope and restores the previous one.

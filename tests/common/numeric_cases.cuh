@@ -270,8 +270,8 @@ struct fma_operands {
 /// fma operands: `n_random` triples of full-range values; special triples (inf * 0, inf - inf, NaN, signed
 /// zeros, exact cancellation, overflow); and about 30 * `n_ties` crafted near-ties of two kinds:
 /// - c dominates: a * b is within a few of its own ulps of half the gap between c and its neighbour, so that
-///   a * b + c is a hair above or below (or on) the midpoint next to c (the issue's fma<__half>(0.9790039,
-///   0.00049877167, 1) is of this kind);
+///   a * b + c is a hair above or below (or on) the midpoint next to c (fma<__half>(0.9790039, 0.00049877167,
+///   1), whose product is a hair above half the gap above 1, is of this kind);
 /// - a * b dominates: a * b is on or next to a midpoint M between two 16-bit values, and c is the exact
 ///   residual M - a * b (a tie) or a tiny value of either sign (down to far below a * b's last bit), which
 ///   decides the rounding alone.

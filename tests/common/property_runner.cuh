@@ -23,9 +23,9 @@
 #include <ew/elementwise.cuh>
 
 #include "exact16.cuh"
+#include "functor_reference.cuh"
 #include "hardening_utils.cuh"
 #include "numeric_cases.cuh"
-#include "reference.cuh"
 #include "test_utils.cuh"
 
 namespace ew_test {
@@ -40,15 +40,13 @@ struct layout {
   bool in_place = false;            ///< output 0 is input 0
 };
 
-inline constexpr std::size_t guard_bytes = 256;
-inline constexpr unsigned char guard_pattern = 0xA5;
-/// Output bytes before the launch: 0x5A... (test_utils.cuh's poison_byte), a NaN in no type (1.5e16 in f32 and
-/// bf16, 203.25 in f16, 1.8e127 in f64, 1515870810 in i32, 6.5e18 in i64). With full-range inputs it can be a
-/// legitimate result (203.25 is an f16 sum, product, relu, clamp or conversion result often enough): the test
-/// runs a case whose output holds the poison anywhere a second time over `second_poison_pattern`, and such
-/// an element must come back with the same bytes (written, deterministically), not the second poison.
-inline constexpr unsigned char poison_pattern = poison_byte;
-inline constexpr unsigned char second_poison_pattern = second_poison_byte;
+// The pool is a guarded_buffer, and inside it each array of a case sits after guarded_buffer::guard_bytes of
+// guarded_buffer::guard_pattern. Output bytes before the launch: poison_byte (test_utils.cuh), 0x5A..., a NaN
+// in no type (1.5e16 in f32 and bf16, 203.25 in f16, 1.8e127 in f64, 1515870810 in i32, 6.5e18 in i64). With
+// full-range inputs it can be a legitimate result (203.25 is an f16 sum, product, relu, clamp or conversion
+// result often enough): the test runs a case whose output holds the poison anywhere a second time over
+// second_poison_byte, and such an element must come back with the same bytes (written, deterministically),
+// not the second poison.
 
 /// One (op, output types, input types): fills inputs, launches, checks.
 class runner {

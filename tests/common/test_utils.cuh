@@ -1,8 +1,9 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// Shared by the host and GPU tests: random inputs, CPU references and error bounds, guarded device buffers,
-// launch modes (direct or CUDA graph). Test code only.
+// Shared by the host and GPU tests: random inputs, ULP distance, output poison and the check for unwritten
+// elements, the guarded buffer (device or host memory) and its typed device array, launch modes (direct or
+// CUDA graph). The CPU references are in functor_reference.cuh. Test code only.
 
 #include <cmath>
 #include <cstdlib>
@@ -13,6 +14,7 @@
 #include <sstream>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -110,6 +112,12 @@ bool same_bits(T a, T b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
+/// Bit-exact equality of two arrays.
+template <class T>
+bool same_bytes(const std::vector<T>& x, const std::vector<T>& y) {
+  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
+}
+
 /// Output poison: every byte of an output is set to `poison_byte` before a launch. 0x5A... is a NaN in no
 /// type: 1.5e16 in f32 and bf16, 1.8e127 in f64, 203.25 in f16, 1515870810 in i32, 6.5e18 in i64, 90 in i8.
 /// `second_poison_byte` (0xC3...: -391.5 in f32, -390 in bf16, -3.88 in f16, -2.8e18 in f64, negative
@@ -146,44 +154,126 @@ std::size_t unwritten_elements(const std::vector<T>& got, Rerun&& rerun) {
   return unwritten;
 }
 
-/// Device allocation with guard bands: `guard_bytes` of a known pattern before and after the usable
-/// region, which starts `offset_bytes` past a 256-byte-aligned address. Tests check the guards after every
-/// launch: a write outside the output shows up there.
+/// Where a guarded_buffer's memory lives: on the device (cudaMalloc), or on the host (for the kernel body run
+/// on the host).
+enum class memory_kind { device, host };
+
+/// The tests' one guarded buffer: `bytes` usable bytes starting `offset_bytes` past a 256-byte-aligned
+/// address, with `guard` bytes (guard_bytes unless told otherwise, a multiple of 256) of guard_pattern before
+/// the offset gap and after the region. The whole allocation is set to the pattern first, so every byte a
+/// test or a sanitizer may read is initialized. Tests check the guards after every launch: a write outside
+/// the region shows up there.
+///
+/// Two ways to use it. On the test's thread: construct it with its sizes (a failed allocation fails the
+/// test) and check with guards_intact(), which copies on the legacy stream. From worker threads, which make
+/// no Catch2 assertion: default-construct it, allocate with init(), which returns CUDA's error, and check
+/// with guards_intact(stream, ok), which copies on the given stream.
 class guarded_buffer {
  public:
   static constexpr std::size_t guard_bytes = 256;
   static constexpr unsigned char guard_pattern = 0xA5;
 
-  guarded_buffer(std::size_t bytes, std::size_t offset_bytes) : bytes_(bytes), offset_(offset_bytes) {
-    total_ = guard_bytes + offset_ + bytes_ + guard_bytes;
-    REQUIRE(cudaMalloc(&base_, total_) == cudaSuccess);
-    REQUIRE(cudaMemset(base_, guard_pattern, total_) == cudaSuccess);
+  guarded_buffer() = default;
+  guarded_buffer(std::size_t bytes, std::size_t offset_bytes, memory_kind where = memory_kind::device,
+                 std::size_t guard = guard_bytes) {
+    if (set_up(bytes, offset_bytes, where, guard)) return;
+    REQUIRE(cudaMalloc(&base_, total()) == cudaSuccess);
+    REQUIRE(cudaMemset(base_, guard_pattern, total()) == cudaSuccess);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   }
-  ~guarded_buffer() { cudaFree(base_); }
+  guarded_buffer(guarded_buffer&& other) noexcept
+      : host_(std::move(other.host_)),
+        base_(other.base_),
+        where_(other.where_),
+        bytes_(other.bytes_),
+        offset_(other.offset_),
+        guard_(other.guard_) {
+    other.base_ = nullptr;
+  }
   guarded_buffer(const guarded_buffer&) = delete;
   guarded_buffer& operator=(const guarded_buffer&) = delete;
+  guarded_buffer& operator=(guarded_buffer&&) = delete;
+  ~guarded_buffer() { release(); }
 
-  void* data() const { return static_cast<char*>(base_) + guard_bytes + offset_; }
+  /// Allocates the buffer (releasing any earlier allocation) and sets every byte to the guard pattern.
+  cudaError_t init(std::size_t bytes, std::size_t offset_bytes, memory_kind where = memory_kind::device,
+                   std::size_t guard = guard_bytes) {
+    if (set_up(bytes, offset_bytes, where, guard)) return cudaSuccess;
+    cudaError_t err = cudaMalloc(&base_, total());
+    if (err == cudaSuccess) err = cudaMemset(base_, guard_pattern, total());
+    if (err == cudaSuccess) err = cudaDeviceSynchronize();
+    return err;
+  }
+
+  void* data() const { return static_cast<char*>(base_) + guard_ + offset_; }
 
   /// True when every guard byte (and the offset gap) still holds the pattern.
   bool guards_intact() const {
-    std::vector<unsigned char> front(guard_bytes + offset_), back(guard_bytes);
-    if (cudaMemcpy(front.data(), base_, front.size(), cudaMemcpyDeviceToHost) != cudaSuccess) return false;
-    if (cudaMemcpy(back.data(), static_cast<char*>(base_) + guard_bytes + offset_ + bytes_, back.size(),
-                   cudaMemcpyDeviceToHost) != cudaSuccess) {
-      return false;
+    std::vector<unsigned char> front(guard_ + offset_), back(guard_);
+    if (where_ == memory_kind::device) {
+      if (cudaMemcpy(front.data(), base_, front.size(), cudaMemcpyDeviceToHost) != cudaSuccess) return false;
+      if (cudaMemcpy(back.data(), back_guard(), back.size(), cudaMemcpyDeviceToHost) != cudaSuccess) {
+        return false;
+      }
+    } else {
+      copy_host_guards(front, back);
     }
-    for (unsigned char c : front)
-      if (c != guard_pattern) return false;
-    for (unsigned char c : back)
-      if (c != guard_pattern) return false;
-    return true;
+    return all_pattern(front) && all_pattern(back);
+  }
+  /// Sets `ok` to whether every guard byte (and the offset gap) still holds the pattern, copying on `stream`
+  /// and waiting for it; returns CUDA's error (ok is false then). No Catch2 assertion.
+  cudaError_t guards_intact(cudaStream_t stream, bool& ok) const {
+    std::vector<unsigned char> front(guard_ + offset_), back(guard_);
+    cudaError_t err = cudaSuccess;
+    if (where_ == memory_kind::device) {
+      err = cudaMemcpyAsync(front.data(), base_, front.size(), cudaMemcpyDeviceToHost, stream);
+      if (err == cudaSuccess) {
+        err = cudaMemcpyAsync(back.data(), back_guard(), back.size(), cudaMemcpyDeviceToHost, stream);
+      }
+      if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
+    } else {
+      copy_host_guards(front, back);
+    }
+    ok = err == cudaSuccess && all_pattern(front) && all_pattern(back);
+    return err;
   }
 
  private:
-  void* base_ = nullptr;
-  std::size_t bytes_, offset_, total_;
+  /// Releases any earlier allocation and records the sizes; allocates and fills host memory, and returns
+  /// whether it did (device memory is left to the caller).
+  bool set_up(std::size_t bytes, std::size_t offset_bytes, memory_kind where, std::size_t guard) {
+    release();
+    where_ = where;
+    bytes_ = bytes;
+    offset_ = offset_bytes;
+    guard_ = guard;
+    if (where_ == memory_kind::device) return false;
+    host_.assign(total() + 255, guard_pattern);
+    const auto a = reinterpret_cast<std::uintptr_t>(host_.data());
+    base_ = host_.data() + (256 - a % 256) % 256;
+    return true;
+  }
+  std::size_t total() const { return guard_ + offset_ + bytes_ + guard_; }
+  const void* back_guard() const { return static_cast<const char*>(data()) + bytes_; }
+  void copy_host_guards(std::vector<unsigned char>& front, std::vector<unsigned char>& back) const {
+    std::memcpy(front.data(), base_, front.size());
+    std::memcpy(back.data(), back_guard(), back.size());
+  }
+  static bool all_pattern(const std::vector<unsigned char>& v) {
+    for (unsigned char c : v)
+      if (c != guard_pattern) return false;
+    return true;
+  }
+  void release() {
+    if (base_ != nullptr && where_ == memory_kind::device) cudaFree(base_);
+    base_ = nullptr;
+    host_.clear();
+  }
+
+  std::vector<unsigned char> host_;  // the host allocation (memory_kind::host)
+  void* base_ = nullptr;             // the first front guard byte, 256-byte aligned
+  memory_kind where_ = memory_kind::device;
+  std::size_t bytes_ = 0, offset_ = 0, guard_ = guard_bytes;
 };
 
 /// The host type of a downloaded element: T itself, except bool, which comes back as its byte (a std::vector<bool>

@@ -20,8 +20,8 @@
 
 #include <ew/elementwise.cuh>
 
+#include "../common/functor_reference.cuh"
 #include "../common/hardening_utils.cuh"
-#include "../common/reference.cuh"
 #include "../common/test_utils.cuh"
 
 using namespace ew_test;
@@ -32,7 +32,6 @@ constexpr int threads = 8;
 constexpr std::size_t max_n = (std::size_t{1} << 20) + 7;
 constexpr std::size_t max_offset = 7;
 constexpr std::size_t region_bytes = (max_n + max_offset) * 8;
-constexpr unsigned char poison = 0x5A;
 
 // Functors used only here: the tests below make their kernels' first launch happen from every thread at
 // once. Their constants are powers of two, so the host reference gives the same bits whether or not the
@@ -52,7 +51,7 @@ struct cold_in_capture_op {
 
 /// One thread's stream and guarded buffers (allocated on the main thread), and its first failure.
 struct worker {
-  raw_guarded a, b, c;
+  guarded_buffer a, b, c;
   cudaStream_t stream = nullptr;
   bool own_stream = false;
   std::string error;
@@ -97,7 +96,7 @@ bool binary_job(worker& w, const char* name, Op op, Ref ref, std::uint64_t ulps,
   }
   cudaError_t err = put(a, ha.data(), n * sizeof(T), s);
   if (err == cudaSuccess) err = put(b, hb.data(), n * sizeof(T), s);
-  if (err == cudaSuccess) err = cudaMemsetAsync(w.c.data(), poison, region_bytes, s);
+  if (err == cudaSuccess) err = cudaMemsetAsync(w.c.data(), poison_byte, region_bytes, s);
   if (err != cudaSuccess) return w.failed(where.str() + "set-up: " + cudaGetErrorString(err));
 
   if (mode == launch_mode::direct) {
@@ -138,7 +137,7 @@ bool binary_job(worker& w, const char* name, Op op, Ref ref, std::uint64_t ulps,
   }
   for (std::size_t k = 0; k < window; ++k) {
     if (k >= off * sizeof(T) && k < (off + n) * sizeof(T)) continue;
-    if (got[k] != poison)
+    if (got[k] != poison_byte)
       return w.failed(where.str() + "byte " + std::to_string(k) + " outside the output written");
   }
   bool ok_a = false, ok_b = false, ok_c = false;
@@ -287,7 +286,7 @@ TEST_CASE("threads sharing one stream: each thread's launches stay in its order"
   owned_stream shared;
   const std::size_t n = 65537;
   struct buffers {
-    raw_guarded a, b, c, d;
+    guarded_buffer a, b, c, d;
     std::vector<float> ha, hb;
     std::string error;
   };
@@ -338,7 +337,7 @@ TEST_CASE("threads sharing one stream: each thread's launches stay in its order"
       bad += !same_bits(c[i], want);
     }
     REQUIRE(bad == 0);
-    for (raw_guarded* r : {&x.a, &x.b, &x.c, &x.d}) {
+    for (guarded_buffer* r : {&x.a, &x.b, &x.c, &x.d}) {
       bool ok = false;
       EW_REQUIRE_CUDA(r->guards_intact(shared.get(), ok));
       REQUIRE(ok);

@@ -137,7 +137,7 @@ TEST_CASE("element types of any size: float3, an under-aligned 16-byte struct, a
 }
 
 TEST_CASE("element types: a pointer aligned to alignof but not to sizeof is accepted", "[element_types]") {
-  // Before: the check used sizeof, so an array of quad at a 4-byte boundary was rejected.
+  // The pointer check asks for alignof, not sizeof: an array of quad at a 4-byte boundary is accepted.
   guarded_buffer b(64 * sizeof(quad), 4);
   quad* p = static_cast<quad*>(b.data());
   EW_REQUIRE_CUDA(cudaMemset(p, 0, 64 * sizeof(quad)));

@@ -30,7 +30,6 @@
 #include "../common/functor_reference.cuh"
 #include "../common/launch_helpers.cuh"
 #include "../common/numeric_cases.cuh"
-#include "../common/reference.cuh"
 #include "../common/test_utils.cuh"
 
 using namespace ew_test;
@@ -205,7 +204,7 @@ void check_binary_ops_on_gpu() {
         const bool ok_min = same_value(mn[i], ref_minimum(a[i], b[i]));
         bool ok_div;
         if constexpr (ew::is_floating_v<T>) {
-          // Correctly rounded for every floating type (arith_ulps, 0; reference.cuh says why), as on the host.
+          // Correctly rounded for every floating type (arith_ulps, 0; functor_reference.cuh says why), as on the host.
           ok_div = ulp_distance<T>(dv[i], ref_div(a[i], b[i])) <= arith_ulps<T>();
         } else {
           ok_div = dv[i] == ref_int_div(a[i], b[i]);

@@ -5,7 +5,7 @@
 // stream 0, launched directly and through a CUDA graph. Random non-zero inputs, poisoned outputs (every
 // element must be written: one that holds the poison is checked again over a second poison), guard bands
 // checked after every launch, results against the CPU reference within the stated ULP bounds (0 for add,
-// sub and mul of every type, 16-bit ones included: tests/common/reference.cuh).
+// sub and mul of every type, 16-bit ones included: tests/common/functor_reference.cuh).
 
 #include <array>
 #include <cstdint>
@@ -16,7 +16,7 @@
 
 #include <ew/elementwise.cuh>
 
-#include "../common/reference.cuh"
+#include "../common/functor_reference.cuh"
 #include "../common/test_utils.cuh"
 
 using namespace ew_test;
@@ -154,7 +154,8 @@ TEST_CASE("stream 0 works", "[launcher]") {
 }
 
 TEST_CASE("results hold before and after a timed loop of launches", "[launcher]") {
-  // Seed 001's standard: check once before timing, time many launches, check again.
+  // The timed launches must give the right result too: check once before timing, time many launches, check
+  // again.
   using T = float;
   const std::size_t n = (std::size_t{1} << 24) + 3;
   stream_guard stream;

@@ -22,8 +22,8 @@
 
 #include <ew/elementwise.cuh>
 
+#include "../common/functor_reference.cuh"
 #include "../common/hardening_utils.cuh"
-#include "../common/reference.cuh"
 #include "../common/test_utils.cuh"
 
 using namespace ew_test;

@@ -34,7 +34,6 @@
 #include "../common/functor_reference.cuh"
 #include "../common/launch_helpers.cuh"
 #include "../common/numeric_cases.cuh"
-#include "../common/reference.cuh"
 #include "../common/test_utils.cuh"
 
 using namespace ew_test;

@@ -125,8 +125,9 @@ std::size_t round_up(std::size_t x, std::size_t to) { return (x + to - 1) / to *
 
 /// Bytes of the largest span a case can use.
 constexpr std::size_t pool_bytes() {
-  return max_arrays * (guard_bytes + (max_offset * max_element + max_n * max_element + 255) / 256 * 256) +
-         guard_bytes;
+  return max_arrays * (guarded_buffer::guard_bytes +
+                       (max_offset * max_element + max_n * max_element + 255) / 256 * 256) +
+         guarded_buffer::guard_bytes;
 }
 
 /// Sizes: mostly small, some around powers of two, odd primes, a few up to 2^22.
@@ -202,13 +203,13 @@ test_case draw_case(std::uint64_t seed, std::size_t index) {
   std::size_t pos = 0;
   for (std::size_t k = 0; k < arrays; ++k) {
     if (c.l.in_place && k == 0) continue;
-    pos += guard_bytes;
+    pos += guarded_buffer::guard_bytes;
     const std::size_t es = r.element_size(k);
     c.l.ptr[k] = pos + c.l.offset[k] * es;
     pos += round_up(c.l.offset[k] * es + c.l.n * es, 256);
   }
   if (c.l.in_place) c.l.ptr[0] = c.l.ptr[r.outputs()];
-  c.l.span = pos + guard_bytes;
+  c.l.span = pos + guarded_buffer::guard_bytes;
   // The path ew takes: vectors when every pointer has the same element offset modulo the vector width.
   std::size_t widest = 0;
   for (std::size_t k = 0; k < arrays; ++k) widest = std::max(widest, r.element_size(k));
@@ -236,17 +237,6 @@ struct pinned_bytes {
   pinned_bytes(const pinned_bytes&) = delete;
   pinned_bytes& operator=(const pinned_bytes&) = delete;
 };
-/// Device memory, freed on scope exit.
-struct device_bytes {
-  unsigned char* p = nullptr;
-  explicit device_bytes(std::size_t bytes) { EW_REQUIRE_CUDA(cudaMalloc(&p, bytes)); }
-  ~device_bytes() {
-    if (p) cudaFree(p);
-  }
-  device_bytes(const device_bytes&) = delete;
-  device_bytes& operator=(const device_bytes&) = delete;
-};
-
 /// Index of the first byte outside the outputs where `got` and `image` differ, or SIZE_MAX.
 std::size_t first_changed_byte(const unsigned char* got, const unsigned char* image, const test_case& c) {
   std::vector<std::pair<std::size_t, std::size_t>> written;
@@ -284,7 +274,8 @@ TEST_CASE("randomized ops, types, sizes, offsets, streams and launch modes again
   std::fflush(stdout);
 
   const std::size_t bytes = pool_bytes();
-  device_bytes pool(bytes);
+  guarded_buffer pool_buffer(bytes, 0);
+  unsigned char* const pool = static_cast<unsigned char*>(pool_buffer.data());
   pinned_bytes image(bytes), got(bytes);
   owned_stream non_blocking(cudaStreamNonBlocking), blocking(cudaStreamDefault);
   const cudaStream_t streams[] = {non_blocking.get(), blocking.get(), cudaStreamPerThread, nullptr};
@@ -299,22 +290,22 @@ TEST_CASE("randomized ops, types, sizes, offsets, streams and launch modes again
     const std::size_t n = c.l.n;
 
     // Host image of the span: guard pattern everywhere, inputs, poisoned outputs.
-    std::memset(image.p, guard_pattern, c.l.span);
+    std::memset(image.p, guarded_buffer::guard_pattern, c.l.span);
     r.fill_inputs(image.p, c.l, c.data_seed);
     for (std::size_t k = c.l.in_place ? 1 : 0; k < r.outputs(); ++k) {
-      std::memset(image.p + c.l.ptr[k], poison_pattern, n * r.element_size(k));
+      std::memset(image.p + c.l.ptr[k], poison_byte, n * r.element_size(k));
     }
-    const cudaError_t uploaded = put(pool.p, image.p, c.l.span, stream);
+    const cudaError_t uploaded = put(pool, image.p, c.l.span, stream);
     if (uploaded != cudaSuccess) FAIL(c.describe() << ": upload failed: " << cudaGetErrorString(uploaded));
 
     cudaError_t err = cudaSuccess, ended = cudaSuccess;
     if (c.mode == launch_mode::direct) {
-      err = r.launch(pool.p, c.l, stream);
+      err = r.launch(pool, c.l, stream);
       if (err == cudaSuccess) err = cudaStreamSynchronize(stream);
     } else {
       owned_graph g;
       err = capture(
-          g, stream, c.capture_mode, [&](cudaStream_t s) { return r.launch(pool.p, c.l, s); }, ended);
+          g, stream, c.capture_mode, [&](cudaStream_t s) { return r.launch(pool, c.l, s); }, ended);
       if (err == cudaSuccess) err = ended;
       if (err == cudaSuccess && g.nodes() != (n == 0 ? 0u : 1u)) {
         FAIL(c.describe() << ": captured " << g.nodes() << " nodes; " << replay);
@@ -327,7 +318,7 @@ TEST_CASE("randomized ops, types, sizes, offsets, streams and launch modes again
     }
     if (ew::last_error_message()[0] != '\0') FAIL(c.describe() << ": message left after success; " << replay);
 
-    const cudaError_t downloaded = get(got.p, pool.p, c.l.span, stream);
+    const cudaError_t downloaded = get(got.p, pool, c.l.span, stream);
     if (downloaded != cudaSuccess)
       FAIL(c.describe() << ": download failed: " << cudaGetErrorString(downloaded));
     std::string first;
@@ -335,22 +326,22 @@ TEST_CASE("randomized ops, types, sizes, offsets, streams and launch modes again
     if (bad != 0) FAIL(c.describe() << ": " << bad << " wrong elements, first " << first << "; " << replay);
     // Output elements that hold the poison: legitimate results equal to it, or never written. Run the case
     // again (directly, on the same stream) over the second poison: a written element is the same result again.
-    const auto suspects = r.poisoned(got.p, c.l, poison_pattern);
+    const auto suspects = r.poisoned(got.p, c.l, poison_byte);
     if (!suspects.empty()) {
       ++rechecked;
       for (std::size_t k = c.l.in_place ? 1 : 0; k < r.outputs(); ++k) {
-        std::memset(image.p + c.l.ptr[k], second_poison_pattern, n * r.element_size(k));
+        std::memset(image.p + c.l.ptr[k], second_poison_byte, n * r.element_size(k));
       }
-      cudaError_t again = put(pool.p, image.p, c.l.span, stream);
-      if (again == cudaSuccess) again = r.launch(pool.p, c.l, stream);
+      cudaError_t again = put(pool, image.p, c.l.span, stream);
+      if (again == cudaSuccess) again = r.launch(pool, c.l, stream);
       if (again == cudaSuccess) again = cudaStreamSynchronize(stream);
-      if (again == cudaSuccess) again = get(got.p, pool.p, c.l.span, stream);
+      if (again == cudaSuccess) again = get(got.p, pool, c.l.span, stream);
       if (again != cudaSuccess) FAIL(c.describe() << ": second run: " << cudaGetErrorName(again) << "; " << replay);
       for (const auto& hit : suspects) {
         const std::size_t k = hit.first, i = hit.second;
         const unsigned char* e = got.p + c.l.ptr[k] + i * r.element_size(k);
         for (std::size_t b = 0; b < r.element_size(k); ++b) {
-          if (e[b] != poison_pattern) {
+          if (e[b] != poison_byte) {
             FAIL(c.describe() << ": output " << k << " element " << i << " was not written (it held the poison, "
                               << "and the second poison after a second run); " << replay);
           }
@@ -380,4 +371,5 @@ TEST_CASE("randomized ops, types, sizes, offsets, streams and launch modes again
       "op/type combinations, %zu elements in all, largest n=%zu, %zu run again over the second poison\n",
       ran, seconds, graphs, in_place, vector_path, ops_seen, per_op.size(), elements, largest, rechecked);
   REQUIRE(ran == (only ? 1 : cases));
+  REQUIRE(pool_buffer.guards_intact());
 }

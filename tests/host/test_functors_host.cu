@@ -1,16 +1,20 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
 // The functor library (include/ew/ops.cuh) on the host, where its __host__ __device__ code runs with the C
-// library's math functions, against independent references:
+// library's math functions, against independent references (tests/common/functor_reference.cuh):
 // - transcendental ops against long double references, within the per-op, per-type ULP bounds stated in
-//   tests/common/functor_reference.cuh (every value of __half and __nv_bfloat16; a seeded sample plus the
+//   functor_reference.cuh (every value of __half and __nv_bfloat16; a sample drawn from base_seed() plus the
 //   extremes for float and double);
 // - exact ops (abs, neg, min, max, relu, clamp, relu_with_grad) bit for bit;
+// - the core arithmetic (add, sub, mul, scale_bias) for every element type, over random values, values from
+//   the full range (tests/common/numeric_cases.cuh) and the extremes, within arith_ulps and fma_ulps;
 // - arithmetic (div, fma, axpby, leaky_relu) against correctly rounded references (exact arithmetic for the
 //   16-bit types, tests/common/exact16.cuh; double for float), with the bounds stated next to each;
-// - the special values one by one: +-0, +-inf, NaN, thresholds, integer corner cases.
+// - the special values one by one: +-0, +-inf, NaN, thresholds, integer wrapping and corner cases, and the
+//   16-bit types' single rounding from float.
 // tests/gpu/test_functors_gpu.cu runs the same functors through the launcher against the same bounds.
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -25,7 +29,7 @@
 #include <ew/elementwise.cuh>
 
 #include "../common/functor_reference.cuh"
-#include "../common/reference.cuh"
+#include "../common/numeric_cases.cuh"
 #include "../common/test_utils.cuh"
 
 using namespace ew_test;
@@ -86,16 +90,19 @@ std::vector<T> mixed_values() {
   std::vector<T> v = random_values<T>(3000, base_seed());
   if constexpr (ew::is_floating_v<T>) {
     const double inf = std::numeric_limits<double>::infinity();
-    for (double d : {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, inf, -inf, std::nan(""), 1e-3, -1e-3}) v.push_back(val<T>(d));
+    for (double d : {0.0, -0.0, 1.0, -1.0, 0.5, -0.5, inf, -inf, std::nan(""), 1e-3, -1e-3})
+      v.push_back(val<T>(d));
     if constexpr (std::is_same_v<T, __half>) {
       for (double d : {65504.0, -65504.0, 6.103515625e-05, 5.960464477539063e-08, -5.960464477539063e-08}) {
         v.push_back(val<T>(d));
       }
     } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
-      for (double d : {3.3895313892515355e38, 1.1754943508222875e-38, 9.183549615799121e-41}) v.push_back(val<T>(d));
+      for (double d : {3.3895313892515355e38, 1.1754943508222875e-38, 9.183549615799121e-41})
+        v.push_back(val<T>(d));
     } else {
-      for (T x : {std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(), std::numeric_limits<T>::min(),
-                  std::numeric_limits<T>::denorm_min(), static_cast<T>(-std::numeric_limits<T>::denorm_min())}) {
+      for (T x :
+           {std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(), std::numeric_limits<T>::min(),
+            std::numeric_limits<T>::denorm_min(), static_cast<T>(-std::numeric_limits<T>::denorm_min())}) {
         v.push_back(x);
       }
     }
@@ -108,12 +115,54 @@ std::vector<T> mixed_values() {
   return v;
 }
 
+/// Random values plus the extremes that matter for T: +-0, +-1, +-inf, NaN, the largest finite, the
+/// smallest normal and a subnormal; for floating types also 4000 values from the full range (random bits,
+/// subnormals, infinities, NaNs, short significands that make ties: tests/common/numeric_cases.cuh).
+template <class T>
+std::vector<T> interesting_values() {
+  std::vector<T> v = random_values<T>(2000, base_seed());
+  if constexpr (ew::is_floating_v<T>) {
+    const std::vector<T> full = cases::full_range_values<T>(4000, base_seed() + 17);
+    v.insert(v.end(), full.begin(), full.end());
+  }
+  if constexpr (ew::is_floating_v<T>) {
+    const double inf = std::numeric_limits<double>::infinity();
+    for (double d : {0.0, -0.0, 1.0, -1.0, inf, -inf, std::nan("")}) v.push_back(from_double<T>(d));
+    if constexpr (std::is_same_v<T, __half>) {
+      for (double d : {65504.0, -65504.0, 6.103515625e-05, 5.960464477539063e-08})
+        v.push_back(from_double<T>(d));
+    } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+      for (double d : {3.3895313892515355e38, 1.1754943508222875e-38, 9.183549615799121e-41}) {
+        v.push_back(from_double<T>(d));
+      }
+    } else {
+      v.push_back(std::numeric_limits<T>::max());
+      v.push_back(std::numeric_limits<T>::lowest());
+      v.push_back(std::numeric_limits<T>::min());
+      v.push_back(std::numeric_limits<T>::denorm_min());
+    }
+  } else {
+    for (T x : {T(0), T(1), T(-1), std::numeric_limits<T>::max(), std::numeric_limits<T>::min()})
+      v.push_back(x);
+  }
+  return v;
+}
+
+template <class T, class Got, class Want>
+void check_close(Got got, Want want, std::uint64_t ulps, const char* what) {
+  const std::uint64_t d = ulp_distance<T>(got, want);
+  if (d > ulps) {
+    FAIL_CHECK(what << " (" << type_name<T>() << "): got " << to_double(got) << " want " << to_double(want)
+                    << " (" << d << " ulp, allowed " << ulps << ")");
+  }
+}
+
 }  // namespace
 
-// --- Transcendental ops, against long double ------------------------------------------------------------------
+// --- Transcendental ops, against long double ---------------------------------------------------------------
 
-TEMPLATE_TEST_CASE("activations and elementary functions are within their stated ulp of long double", "[functors][host]",
-                   EW_TEST_FLOAT_TYPES) {
+TEMPLATE_TEST_CASE("activations and elementary functions are within their stated ulp of long double",
+                   "[functors][host]", EW_TEST_FLOAT_TYPES) {
   using T = TestType;
   INFO("seed " << base_seed());
   const std::vector<T> xs = functor_inputs<T>(60000, base_seed());
@@ -127,10 +176,14 @@ TEMPLATE_TEST_CASE("activations and elementary functions are within their stated
   check_unary_op<T>(spec_softplus, ew::softplus<T>{}, xs);
   check_unary_op<T>(spec_exp, ew::exp<T>{}, xs);
   check_unary_op<T>(spec_log, ew::log<T>{}, xs);
-  check_unary_op<T>(spec_sin, [](T x) { return cuda::std::get<0>(ew::sincos<T>{}(x)); }, xs);
-  check_unary_op<T>(spec_cos, [](T x) { return cuda::std::get<1>(ew::sincos<T>{}(x)); }, xs);
-  check_unary_op<T>(spec_sigmoid_val, [](T x) { return cuda::std::get<0>(ew::sigmoid_with_grad<T>{}(x)); }, xs);
-  check_unary_op<T>(spec_sigmoid_grad, [](T x) { return cuda::std::get<1>(ew::sigmoid_with_grad<T>{}(x)); }, xs);
+  check_unary_op<T>(
+      spec_sin, [](T x) { return cuda::std::get<0>(ew::sincos<T>{}(x)); }, xs);
+  check_unary_op<T>(
+      spec_cos, [](T x) { return cuda::std::get<1>(ew::sincos<T>{}(x)); }, xs);
+  check_unary_op<T>(
+      spec_sigmoid_val, [](T x) { return cuda::std::get<0>(ew::sigmoid_with_grad<T>{}(x)); }, xs);
+  check_unary_op<T>(
+      spec_sigmoid_grad, [](T x) { return cuda::std::get<1>(ew::sigmoid_with_grad<T>{}(x)); }, xs);
   check_unary_op<T>(spec_leaky_relu<T>(), ew::leaky_relu<T>{}, xs);
   check_unary_op<T>(spec_abs, ew::abs<T>{}, xs);
   check_unary_op<T>(spec_neg, ew::neg<T>{}, xs);
@@ -185,6 +238,7 @@ TEMPLATE_TEST_CASE("signed zeros, infinities and limits", "[functors][host]", EW
   CHECK(is_neg_zero(ew::gelu_tanh<T>{}(nz)));
   CHECK(is_neg_zero(ew::hardswish<T>{}(nz)));
   CHECK(is_neg_zero(ew::leaky_relu<T>{}(nz)));
+  CHECK(is_neg_zero(ew::relu<T>{}(nz)));
   CHECK(is_neg_zero(cuda::std::get<0>(ew::sincos<T>{}(nz))));
   CHECK(is_pos_zero(ew::abs<T>{}(nz)));
   CHECK(is_neg_zero(ew::neg<T>{}(pz)));
@@ -246,7 +300,8 @@ TEMPLATE_TEST_CASE("signed zeros, infinities and limits", "[functors][host]", EW
   CHECK(same_bits(ew::hardswish<T>{}(big), big));
 }
 
-TEST_CASE("gelu keeps its relative accuracy in the negative tail, where 1 + erf cancels", "[functors][host]") {
+TEST_CASE("gelu keeps its relative accuracy in the negative tail, where 1 + erf cancels",
+          "[functors][host]") {
   // The textbook 0.5 x (1 + erf(x / sqrt 2)) in float is 0 below about x = -5.5 and has no correct digit
   // near it; ew computes erfc(-x / sqrt 2) with a compensated argument. Bound: spec_gelu (10 ulp).
   for (float x : {-4.0f, -5.0f, -5.5f, -6.0f, -8.0f, -10.0f, -12.0f, -13.0f}) {
@@ -284,9 +339,54 @@ TEMPLATE_TEST_CASE("softplus follows PyTorch's beta and threshold", "[functors][
   CHECK(msg.empty());
 }
 
-// --- Arithmetic ops -------------------------------------------------------------------------------------------------
+// --- Core arithmetic: add, sub, mul, relu, clamp and scale_bias --------------------------------------------
 
-TEMPLATE_TEST_CASE("min, max, abs, neg, relu, clamp and relu_with_grad are exact", "[functors][host]",
+TEMPLATE_TEST_CASE("add, sub and mul match the CPU reference", "[functors][host]", EW_TEST_ALL_TYPES) {
+  using T = TestType;
+  const auto a = interesting_values<T>();
+  auto b = a;
+  std::reverse(b.begin(), b.end());
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    check_close<T>(ew::add<T>{}(a[i], b[i]), ref_add(a[i], b[i]), arith_ulps<T>(), "add");
+    check_close<T>(ew::sub<T>{}(a[i], b[i]), ref_sub(a[i], b[i]), arith_ulps<T>(), "sub");
+    check_close<T>(ew::mul<T>{}(a[i], b[i]), ref_mul(a[i], b[i]), arith_ulps<T>(), "mul");
+  }
+}
+
+TEMPLATE_TEST_CASE("relu and clamp are exact and scale_bias matches the CPU reference", "[functors][host]",
+                   EW_TEST_ALL_TYPES) {
+  using T = TestType;
+  const T lo = from_double<T>(-2.5), hi = from_double<T>(3.0);
+  const double alpha = std::is_integral_v<T> ? 3.0 : 1.75, beta = std::is_integral_v<T> ? -7.0 : 0.5;
+  const ew::scale_bias<T> sb{static_cast<ew::compute_t<T>>(alpha), static_cast<ew::compute_t<T>>(beta)};
+  for (T x : interesting_values<T>()) {
+    REQUIRE(same_bits(ew::relu<T>{}(x), ref_relu(x)));
+    REQUIRE(same_bits(ew::clamp<T>{lo, hi}(x), ref_clamp(x, lo, hi)));
+    check_close<T>(sb(x), ref_scale_bias(x, alpha, beta), fma_ulps<T>(), "scale_bias");
+  }
+}
+
+TEST_CASE("integer ops wrap instead of overflowing", "[functors][host]") {
+  const std::int32_t max32 = std::numeric_limits<std::int32_t>::max();
+  REQUIRE(ew::add<std::int32_t>{}(max32, 1) == std::numeric_limits<std::int32_t>::min());
+  REQUIRE(ew::mul<std::int64_t>{}(std::numeric_limits<std::int64_t>::max(), 2) == -2);
+  REQUIRE(ew::sub<std::int32_t>{}(std::numeric_limits<std::int32_t>::min(), 1) == max32);
+  // uint16 promotes to int in C++: 65535 * 65535 would overflow int without the unsigned detour.
+  REQUIRE(ew::mul<std::uint16_t>{}(65535, 65535) == 1);
+}
+
+TEST_CASE("half types compute in float and round once", "[functors][host]") {
+  // 2049 is not representable in f16 (spacing 2 above 2048); 2048 + 1 rounds to even, 2048.
+  const __half a = from_double<__half>(2048.0), b = from_double<__half>(1.0);
+  REQUIRE(to_double(ew::add<__half>{}(a, b)) == 2048.0);
+  // bf16 spacing at 1 is 2^-7; 1 + 0.75 * 2^-7 rounds once, up, to 1 + 2^-7.
+  const ew::scale_bias<__nv_bfloat16> sb{1.0f, 0.005859375f};
+  REQUIRE(to_double(sb(from_double<__nv_bfloat16>(1.0))) == 1.0078125);
+}
+
+// --- Arithmetic ops ----------------------------------------------------------------------------------------
+
+TEMPLATE_TEST_CASE("min, max, abs, neg, relu and relu_with_grad are exact", "[functors][host]",
                    EW_TEST_ALL_TYPES, std::int8_t, std::uint8_t) {
   using T = TestType;
   const std::vector<T> a = mixed_values<T>();
@@ -306,7 +406,8 @@ TEMPLATE_TEST_CASE("min, max, abs, neg, relu, clamp and relu_with_grad are exact
       CHECK(same_value(ew::neg<T>{}(a[i]), from_double<T>(-d)));
     } else if constexpr (std::is_signed_v<T>) {
       // Wrapping: |MIN| == MIN and -MIN == MIN.
-      const T want_abs = a[i] == std::numeric_limits<T>::min() ? a[i] : static_cast<T>(a[i] < 0 ? -a[i] : a[i]);
+      const T want_abs =
+          a[i] == std::numeric_limits<T>::min() ? a[i] : static_cast<T>(a[i] < 0 ? -a[i] : a[i]);
       CHECK(ew::abs<T>{}(a[i]) == want_abs);
       const T want_neg = a[i] == std::numeric_limits<T>::min() ? a[i] : static_cast<T>(-a[i]);
       CHECK(ew::neg<T>{}(a[i]) == want_neg);
@@ -317,8 +418,8 @@ TEMPLATE_TEST_CASE("min, max, abs, neg, relu, clamp and relu_with_grad are exact
   }
 }
 
-TEMPLATE_TEST_CASE("floating div, fma and leaky_relu against correctly rounded references", "[functors][host]",
-                   EW_TEST_FLOAT_TYPES) {
+TEMPLATE_TEST_CASE("floating div, fma and leaky_relu against correctly rounded references",
+                   "[functors][host]", EW_TEST_FLOAT_TYPES) {
   using T = TestType;
   const std::vector<T> a = mixed_values<T>();
   std::vector<T> b(a.rbegin(), a.rend());
@@ -327,8 +428,9 @@ TEMPLATE_TEST_CASE("floating div, fma and leaky_relu against correctly rounded r
   // quotient rounded again is too); ref_div is exact16's for the 16-bit types, double's for float.
   // fma: one rounding. 16-bit types: the exact a*b + c rounded once (exact16.cuh), 0 ulp. double: std::fma,
   // 0 ulp. float: the double a*b + c (exact product, rounded sum) rounded again, fma_ulps = 1.
-  // leaky_relu: x or slope * x. float and double: one rounding, against the product rounded once: 0 ulp. 16-bit types: 1 ulp, leaky_ulps: the float product of x and the 24-bit float slope is rounded
-  // in float and again to T.
+  // leaky_relu: x or slope * x. float and double: one rounding, against the product rounded once: 0 ulp.
+  // 16-bit types: 1 ulp, leaky_ulps: the float product of x and the 24-bit float slope is rounded in float
+  // and again to T.
   const ew::leaky_relu<T> leaky{};
   const ew::leaky_relu<T> leaky2{0.2f};
   constexpr std::uint64_t leaky_ulps = ew::is_half_precision_v<T> ? 1 : 0;
@@ -348,8 +450,10 @@ TEMPLATE_TEST_CASE("floating div, fma and leaky_relu against correctly rounded r
     // x * slope rounded once to T: for double the IEEE product itself; for the others the product is exact in
     // long double (a float or 16-bit x times a float slope: at most 48 bits), then rounded once.
     auto leaky_ref = [&](double slope) {
-      if constexpr (std::is_same_v<T, double>) return x > 0 ? x : x * slope;
-      else return round_to<T>(x > 0 ? to_ld(a[i]) : to_ld(a[i]) * static_cast<ldouble>(slope));
+      if constexpr (std::is_same_v<T, double>)
+        return x > 0 ? x : x * slope;
+      else
+        return round_to<T>(x > 0 ? to_ld(a[i]) : to_ld(a[i]) * static_cast<ldouble>(slope));
     };
     CHECK(ulp_distance<T>(leaky(a[i]), leaky_ref(static_cast<double>(leaky.slope))) <= leaky_ulps);
     CHECK(ulp_distance<T>(leaky2(a[i]), leaky_ref(static_cast<double>(leaky2.slope))) <= leaky_ulps);
@@ -360,8 +464,9 @@ TEMPLATE_TEST_CASE("floating div, fma and leaky_relu against correctly rounded r
   CHECK(to_double(leaky(val<T>(-2.0))) == to_double(val<T>(-2.0 * static_cast<double>(leaky.slope))));
 }
 
-TEMPLATE_TEST_CASE("axpby is within two roundings of alpha x + beta y (16-bit types: one; integers: wrapping)",
-                   "[functors][host]", EW_TEST_ALL_TYPES) {
+TEMPLATE_TEST_CASE(
+    "axpby is within two roundings of alpha x + beta y (16-bit types: one; integers: wrapping)",
+    "[functors][host]", EW_TEST_ALL_TYPES) {
   using T = TestType;
   const std::vector<T> x = mixed_values<T>();
   std::vector<T> y(x.rbegin(), x.rend());
@@ -375,8 +480,8 @@ TEMPLATE_TEST_CASE("axpby is within two roundings of alpha x + beta y (16-bit ty
   }
 }
 
-TEMPLATE_TEST_CASE("integer div truncates, gives 0 for x / 0 and wraps MIN / -1", "[functors][host]", std::int32_t,
-                   std::int64_t, std::int8_t, std::uint8_t, std::uint32_t) {
+TEMPLATE_TEST_CASE("integer div truncates, gives 0 for x / 0 and wraps MIN / -1", "[functors][host]",
+                   std::int32_t, std::int64_t, std::int8_t, std::uint8_t, std::uint32_t) {
   using T = TestType;
   const ew::div<T> div{};
   const std::vector<T> a = mixed_values<T>();
@@ -404,7 +509,7 @@ TEMPLATE_TEST_CASE("integer fma wraps", "[functors][host]", std::int32_t, std::i
   if constexpr (std::is_same_v<T, std::uint16_t>) CHECK(fma(T(65535), T(65535), T(1)) == T(2));
 }
 
-// --- cast -------------------------------------------------------------------------------------------------------------
+// --- cast --------------------------------------------------------------------------------------------------
 
 namespace {
 /// f32 -> bf16 rounded to nearest even, from the bits.
@@ -448,7 +553,7 @@ TEST_CASE("cast converts between element types with one rounding", "[functors][h
     INFO("f32 bits " << u);
     CHECK(bits16(ew::cast<__nv_bfloat16>{}(f)) == ref_bf16_bits(f));
   }
-  CHECK(to_double(ew::cast<__nv_bfloat16>{}(1.0f + 0x1p-8f)) == 1.0);                // tie, to even
+  CHECK(to_double(ew::cast<__nv_bfloat16>{}(1.0f + 0x1p-8f)) == 1.0);                   // tie, to even
   CHECK(to_double(ew::cast<__nv_bfloat16>{}(1.0f + 0x1p-8f + 0x1p-20f)) == 1.0078125);  // above the tie
   // f16 round trip through float for every finite f16.
   for (std::uint32_t b = 0; b < 65536; ++b) {

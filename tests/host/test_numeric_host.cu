@@ -33,7 +33,6 @@
 #include "../common/exact16.cuh"
 #include "../common/functor_reference.cuh"
 #include "../common/numeric_cases.cuh"
-#include "../common/reference.cuh"
 #include "../common/test_utils.cuh"
 
 using namespace ew_test;
@@ -173,7 +172,8 @@ TEST_CASE("the exact reference: named values, overflow, ties and far-apart terms
   CHECK(exact::bits_of(exact::round_to<bf>(exact::make(false, 1021, 118))) == 0x7F7Fu);  // just below it
   CHECK(exact::bits_of(exact::round_to<hf>(exact::make(true, 1, -25))) == 0x8000u);      // -2^-25: tie to -0
   CHECK(exact::bits_of(exact::round_to<hf>(exact::make(false, 3, -26))) == 0x0001u);     // 0.75 * 2^-24: up
-  // The issue's example: 0.97900390625 * 0.000498771667480 is a hair above 2^-11, half the gap above 1.
+  // A product a hair above a midpoint: 0.97900390625 * 0.000498771667480 is a hair above 2^-11, half the gap
+  // above 1, so the sum rounds up.
   CHECK(exact::to_ld(exact::fma(h<hf>(0.9790039), h<hf>(0.00049877167), h<hf>(1.0))) == 1.0009765625L);
   // Exact zero: +0 unless both terms are -0.
   CHECK(exact::bits_of(exact::fma(h<hf>(1.0), h<hf>(-1.0), h<hf>(1.0))) == 0x0000u);

@@ -31,8 +31,8 @@
 #error "EW_DEBUG_SYNC must turn on EW_CHECK_POINTERS"
 #endif
 
+#include "../common/functor_reference.cuh"
 #include "../common/hardening_utils.cuh"
-#include "../common/reference.cuh"
 #include "../common/test_utils.cuh"
 
 using namespace ew_test;
@@ -51,11 +51,6 @@ struct debug_cold_op {
 void require_gpu() {
   if (!has_gpu())
     FAIL("no usable GPU: run [debug_gpu] with --gpu so that the run is skipped (exit 77) instead");
-}
-
-template <class T>
-bool same_bytes(const std::vector<T>& x, const std::vector<T>& y) {
-  return x.size() == y.size() && std::memcmp(x.data(), y.data(), x.size() * sizeof(T)) == 0;
 }
 
 std::size_t count_wrong_adds(const std::vector<float>& c, const std::vector<float>& a,
