@@ -106,7 +106,7 @@ if has bench && [ -x "$build/bench/ew_bench" ]; then
 fi
 # compare: this build's ew_bench against another build's ($EW_COMPARE_BASE, e.g. one built from an earlier
 # commit), interleaved base, new, base, new over $EW_COMPARE_FILTER (default: ew's rows of every op and type
-# at 2^20 and 2^26 cold, 2^16 in graph replay, and the host cost); the table (bench/compare.py) goes into
+# at 2^20 and 2^26 cold, 2^16 in graph replay, and the host cost); the table (bench/scripts/compare.py) goes into
 # the summary, the JSON into logs.tar.gz.
 if has compare && [ -x "${EW_COMPARE_BASE:-}" ] && [ -x "$build/bench/ew_bench" ]; then
   filter=${EW_COMPARE_FILTER:-'^((add|relu|clamp|scale_bias)/(f32|f16|bf16|f64)/ew/(cold/aligned/(1048576|67108864)|hot/aligned/65536)|hostcost.add/f32/ew)/'}
@@ -116,19 +116,19 @@ if has compare && [ -x "${EW_COMPARE_BASE:-}" ] && [ -x "$build/bench/ew_bench" 
     step "compare.new.$round" "$build/bench/ew_bench" --benchmark_filter="$filter" --benchmark_out="$logs/new$round.json" \
       --benchmark_out_format=json || status=1
   done
-  python3 bench/compare.py "$logs/base1.json" "$logs/new1.json" "$logs/base2.json" "$logs/new2.json" | tee -a "$summary"
+  python3 bench/scripts/compare.py "$logs/base1.json" "$logs/new1.json" "$logs/base2.json" "$logs/new2.json" | tee -a "$summary"
 fi
 if has tune && [ -x "$build/bench/ew_tune" ]; then
   step tune "$build/bench/ew_tune" --standard
   cp "$logs/tune.log" "$out/tune.txt"
 fi
-if has torch && [ -f bench/torch_triton.py ]; then
-  step torch env PYTHONUNBUFFERED=1 python3 bench/torch_triton.py --out "$out/torch_triton.json"
+if has torch && [ -f bench/scripts/torch_triton.py ]; then
+  step torch env PYTHONUNBUFFERED=1 python3 bench/scripts/torch_triton.py --out "$out/torch_triton.json"
 fi
-if has plot && [ -f bench/plot.py ] && [ -f "$out/bench.json" ]; then
+if has plot && [ -f bench/scripts/plot.py ] && [ -f "$out/bench.json" ]; then
   extra=()
   [ -f "$out/torch_triton.json" ] && extra=("$out/torch_triton.json")
-  step plot python3 bench/plot.py "$out/bench.json" "${extra[@]}" --png "$out/bench.png" --hot-png "$out/bench_hot.png" \
+  step plot python3 bench/scripts/plot.py "$out/bench.json" "${extra[@]}" --png "$out/bench.png" --hot-png "$out/bench_hot.png" \
     --table "$out/ratios.md"
 fi
 

@@ -6,6 +6,10 @@
 #include <memory>
 #include <sstream>
 
+#include "checks.cuh"
+#include "errors.cuh"
+#include "timing.cuh"
+
 namespace ewb {
 
 run_env& env() {

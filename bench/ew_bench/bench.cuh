@@ -17,7 +17,14 @@
 #include <string>
 #include <vector>
 
-#include "harness.cuh"
+#include "checks.cuh"
+#include "device.cuh"
+#include "device_buffer.cuh"
+#include "element_types.cuh"
+#include "errors.cuh"
+#include "inputs.cuh"
+#include "l2_flush.cuh"
+#include "timing.cuh"
 
 namespace ewb {
 

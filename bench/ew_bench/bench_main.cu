@@ -19,6 +19,12 @@
 #include <sstream>
 #include <string>
 
+#include "device.cuh"
+#include "errors.cuh"
+#include "l2_flush.cuh"
+#include "stats.cuh"
+#include "timing.cuh"
+
 #include "bench.cuh"
 
 namespace {

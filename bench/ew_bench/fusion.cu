@@ -19,6 +19,10 @@
 
 #include <cmath>
 
+#include "checks.cuh"
+#include "device_buffer.cuh"
+#include "timing.cuh"
+
 #include "bench.cuh"
 #include "impls.cuh"
 

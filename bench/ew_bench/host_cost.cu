@@ -13,6 +13,10 @@
 #include <memory>
 #include <sstream>
 
+#include "checks.cuh"
+#include "errors.cuh"
+#include "stats.cuh"
+
 #include "bench.cuh"
 #include "impls.cuh"
 

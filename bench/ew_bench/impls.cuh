@@ -26,7 +26,7 @@
 #include <climits>
 #include <string>
 
-#include "harness.cuh"
+#include "errors.cuh"
 
 namespace ewb {
 

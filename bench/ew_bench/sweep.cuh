@@ -11,6 +11,11 @@
 
 #include <cmath>
 
+#include "checks.cuh"
+#include "element_types.cuh"
+#include "errors.cuh"
+#include "timing.cuh"
+
 #include "bench.cuh"
 #include "impls.cuh"
 

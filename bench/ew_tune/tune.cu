@@ -4,13 +4,15 @@
 // more than the measurement spread. See docs/BENCHMARKS.md.
 //
 //   ew_tune --op=add --type=f32 --n=268435456 [--mode=cold|hot] [--samples=10] [--top=8]
-//           [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--per_thread=0] [--seed=N]
+//           [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--seed=N]
 //   ew_tune --standard     add f32 2^28, relu f16 2^28, add f32 2^24 (cold), add f32 2^20 (hot)
 //
-// Phases: (1) every block size x waves x (vector width, unroll) with default cache hints, each config checked
+// Phases: (1) every block size x waves x (vector width, unroll) with ew's plain loads, each config checked
 // against the host reference, then timed (median of --samples); (2) at the best shape with 16-byte vectors,
-// every load/store hint pair; (3) the top configs and ew's default re-measured interleaved, 3 rounds, for
-// the final table: median, IQR, min..max, margin over the default, and whether the margin exceeds the spread.
+// each load hint ew does not ship (variant.cuh); (3) the top configs and ew's default re-measured
+// interleaved, 3 rounds, for the final table: median, IQR, min..max, margin over the default, and whether
+// the margin exceeds the spread. Configurations ew ships (plain loads, no wave cap) run through ew's own
+// dispatcher; the others through the tuner's variant launcher, which launches the same kernel.
 
 #include <algorithm>
 #include <cmath>
@@ -23,16 +25,24 @@
 #include <string>
 #include <vector>
 
+#include "checks.cuh"
+#include "device.cuh"
+#include "device_buffer.cuh"
+#include "errors.cuh"
+#include "l2_flush.cuh"
+#include "stats.cuh"
+#include "timing.cuh"
+
 #include "tune.cuh"
 
 namespace ewb {
 namespace tune {
 
-const char* hint_name(cache_hint h) {
+const char* hint_name(load_hint h) {
   switch (h) {
-    case cache_hint::normal: return "normal";
-    case cache_hint::streaming: return "streaming";
-    case cache_hint::no_allocate: return "no_allocate";
+    case load_hint::normal: return "normal";
+    case load_hint::streaming: return "streaming";
+    case load_hint::no_allocate: return "no_allocate";
   }
   return "?";
 }
@@ -47,7 +57,6 @@ struct options {
   int top = 8;
   std::vector<int> blocks = {0, 128, 256, 512};  ///< 0: ew's automatic block size
   std::vector<int> waves = {0, 1, 2, 4, 8, 16, 64};  ///< 0: no cap, one tile per block
-  std::vector<int> per_thread = {0};                 ///< 0: the unroll
   std::uint64_t seed = 20261130;
   bool standard = false;
 };
@@ -55,7 +64,6 @@ struct options {
 struct config {
   int block = 256;  ///< 0: ew's automatic block size (the policy's tile_vectors / vectors per thread)
   int waves = 0;
-  int per_thread = 0;
   int pdl = -1;  ///< programmatic launch: 1 on, 0 off, -1 as ew's policy says (or no such field)
   shape s;
   bool is_default = false;
@@ -63,8 +71,7 @@ struct config {
     std::ostringstream o;
     o << "block=" << (block == 0 ? std::string("auto") : std::to_string(block)) << " waves=" << waves
       << " vec=" << s.vec << " unroll=" << s.unroll;
-    if (per_thread != 0) o << " per_thread=" << per_thread;
-    o << " load=" << hint_name(s.load) << " store=" << hint_name(s.store);
+    o << " load=" << hint_name(s.load);
     if (pdl >= 0) o << " pdl=" << pdl;
     return o.str();
   }
@@ -111,17 +118,15 @@ struct tuner {
   launch_fn fn(const config& c) {
     const io x{out.ptr, a.ptr, b.ptr, n};
     // Start from ew's own policy for this device, so fields the sweep does not touch keep their defaults.
-    ew::tuning::launch_policy p = ew::tuning::policy_for_cc(dev.cc);
-    p.block_threads = c.block;
-    p.waves = c.waves;
-    set_per_thread(p, c.per_thread);
-    if (c.pdl >= 0) set_programmatic_launch(p, c.pdl);
-    const shape_launch l = c.s.launch;
-    return [x, p, l](cudaStream_t s) {
-      const cudaError_t err = l(x, p, s);
+    variant_launch v{ew::tuning::policy_for_cc(dev.cc), c.waves};
+    v.policy.block_threads = c.block;
+    if (c.pdl >= 0) v.policy.programmatic_launch = c.pdl != 0;
+    const shape_launch l = c.waves > 0 ? c.s.capped_launch : c.s.launch;
+    return [x, v, l](cudaStream_t s) {
+      const cudaError_t err = l(x, v, s);
       if (err != cudaSuccess) {
-        throw bench_failure(std::string("ew::detail::dispatch: ") + cudaGetErrorString(err) + " (" +
-                            ew::last_error_message() + ")");
+        throw bench_failure(std::string("launch: ") + cudaGetErrorString(err) + " (" + ew::last_error_message() +
+                            ")");
       }
     };
   }
@@ -176,35 +181,29 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   const ew::tuning::launch_policy dp = ew::tuning::policy_for_cc(dev.cc);
   config def;
   def.block = dp.block_threads;
-  def.waves = dp.waves;
-  def.per_thread = std::max(0, get_per_thread(dp));
   def.s = t.default_shape;
   def.is_default = true;
   std::printf("ew default: %s (ew::tuning::default_kernel_shape, policy_for_cc(%d)); %.0f bytes per launch%s\n",
               def.label().c_str(), dev.cc, tu.bytes,
               m == mode::hot ? (", " + std::to_string(tu.launches_hot) + " launches per graph").c_str() : "");
 
-  // Phase 1: block x waves x shape, default hints.
+  // Phase 1: block x waves x shape, plain loads.
   std::vector<result> all;
   all.push_back(tu.measure(def));
   for (int block : o.blocks) {
     for (int w : o.waves) {
       for (const shape& s : t.shapes) {
-        for (int pt : o.per_thread) {
-          if (pt >= s.unroll) continue;  // per_thread only means something below the unroll (0: the unroll)
-          config c;
-          c.block = block;
-          c.waves = w;
-          c.per_thread = pt;
-          c.s = s;
-          all.push_back(tu.measure(c));
-        }
+        config c;
+        c.block = block;
+        c.waves = w;
+        c.s = s;
+        all.push_back(tu.measure(c));
       }
     }
   }
-  std::printf("phase 1: %zu configs (blocks x waves x vec x unroll x per_thread, default hints)\n", all.size());
+  std::printf("phase 1: %zu configs (blocks x waves x vec x unroll, plain loads)\n", all.size());
 
-  // Phase 2: cache hints at the best 16-byte shape.
+  // Phase 2: load hints at the best 16-byte shape.
   auto by_median = [](const result& x, const result& y) { return x.st.median < y.st.median; };
   std::vector<result> sorted = all;
   std::sort(sorted.begin(), sorted.end(), by_median);
@@ -226,11 +225,11 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
       all.push_back(tu.measure(c));
       ++swept;
     }
-    std::printf("phase 2: %d hint pairs at %s\n", swept, base.label().c_str());
+    std::printf("phase 2: %d hinted shapes at %s\n", swept, base.label().c_str());
   }
 
-  // Phase 2b: programmatic dependent launch on and off at the best config so far (where ew has the switch).
-  if (has_programmatic_launch<ew::tuning::launch_policy>::value) {
+  // Phase 2b: programmatic dependent launch on and off at the best config so far.
+  {
     sorted = all;
     std::sort(sorted.begin(), sorted.end(), by_median);
     const config base = sorted.front().c;
@@ -248,8 +247,8 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   std::sort(sorted.begin(), sorted.end(), by_median);
   std::vector<config> finalists;
   auto same = [](const config& x, const config& y) {
-    return x.block == y.block && x.waves == y.waves && x.per_thread == y.per_thread && x.pdl == y.pdl &&
-           x.s.vec == y.s.vec && x.s.unroll == y.s.unroll && x.s.load == y.s.load && x.s.store == y.s.store;
+    return x.block == y.block && x.waves == y.waves && x.pdl == y.pdl && x.s.vec == y.s.vec &&
+           x.s.unroll == y.s.unroll && x.s.load == y.s.load;
   };
   finalists.push_back(def);
   for (const result& r : sorted) {
@@ -292,20 +291,16 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
                 100.0 * margin, 100.0 * spread);
   }
   std::printf("to make the best ew's default, in include/ew/detail/tuning.cuh:\n");
-  if (has_unroll_for<ew::tuning::kernel_shape>::value) {
-    std::printf("  kernel_shape: loads_in_flight = %d (this op has %d input%s: %d vector%s per input per thread)\n",
-                best.c.s.unroll * t.arity, t.arity, t.arity > 1 ? "s" : "", best.c.s.unroll,
-                best.c.s.unroll > 1 ? "s" : "");
-  } else {
-    std::printf("  kernel_shape: unroll = %d\n", best.c.s.unroll);
+  std::printf("  kernel_shape: loads_in_flight = %d (this op has %d input%s: %d vector%s per input per thread)\n",
+              best.c.s.unroll * t.arity, t.arity, t.arity > 1 ? "s" : "", best.c.s.unroll,
+              best.c.s.unroll > 1 ? "s" : "");
+  if (best.c.s.load != load_hint::normal || best.c.waves != 0) {
+    std::printf("  (load hint %s, waves %d: not in ew; ship them in include/ew/detail/vector_access.cuh and "
+                "launch_shape.cuh first)\n",
+                hint_name(best.c.s.load), best.c.waves);
   }
-  std::printf("  kernel_shape: load = cache_hint::%s, store = cache_hint::%s\n", hint_name(best.c.s.load),
-              hint_name(best.c.s.store));
-  std::printf("  policy_for_cc(%d): block_threads = %d%s, waves = %d (0 = one tile per block)", dev.cc, best.c.block,
-              best.c.block == 0 ? " (auto: tile_vectors / vectors per thread)" : "", best.c.waves);
-  if (has_per_thread<ew::tuning::launch_policy>::value) {
-    std::printf(", per_thread = %d (0 = the unroll)", best.c.per_thread);
-  }
+  std::printf("  policy_for_cc(%d): block_threads = %d%s", dev.cc, best.c.block,
+              best.c.block == 0 ? " (auto: tile_vectors / vectors per thread)" : "");
   if (best.c.pdl >= 0) std::printf(", programmatic_launch = %s", best.c.pdl ? "true" : "false");
   std::printf("\n");
   if (best.c.s.vec != t.vec16) {
@@ -365,8 +360,6 @@ bool parse(int argc, char** argv, options& o) {
       }
     } else if (value("--waves", v)) {
       if (!parse_list(v.c_str(), o.waves, 0)) return false;
-    } else if (value("--per_thread", v)) {
-      if (!parse_list(v.c_str(), o.per_thread, 0)) return false;
     } else if (value("--seed", v)) {
       o.seed = std::strtoull(v.c_str(), nullptr, 10);
     } else {
@@ -402,7 +395,7 @@ int main(int argc, char** argv) {
   if (!ok || argc < 2) {
     std::fprintf(stderr,
                  "usage: ew_tune --op=add|relu --type=f32|f16 --n=N [--mode=cold|hot] [--samples=10] [--top=8]\n"
-                 "               [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--per_thread=0] [--seed=N]\n"
+                 "               [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--seed=N]\n"
                  "       ew_tune --standard\n");
     return 2;
   }

@@ -2,13 +2,12 @@
 #pragma once
 
 /// @file
-/// ew_tune's kernel-shape tables. Each (op, type) is one translation unit that instantiates
-/// `ew::detail::dispatch<Vec, Unroll, Load, Store>` for:
-/// - every valid vector width (Vec * sizeof(T) <= 16) x unroll {1, 2, 4, 8}, default cache hints;
-/// - at the 16-byte width, unroll {1, 2, 4, 8} x every other load/store hint pair (the hint sweep runs at
-///   the best shape found with default hints);
-/// - the shape ew compiles by default (`ew::tuning::default_kernel_shape`, 16-byte vectors).
-/// Block size and grid waves are run-time (`ew::tuning::launch_policy`), so they cost no instantiations.
+/// ew_tune's kernel-shape tables. Each (op, type) instantiates:
+/// - through ew's own dispatcher (`ew::detail::dispatch<Vec, Unroll>`), every valid vector width
+///   (Vec * sizeof(T) <= 16) x unroll {1, 2, 4, 8}, and the shape ew compiles by default;
+/// - through the tuner's variant launcher (variant.cuh), at the 16-byte width, unroll {1, 2, 4, 8} x each
+///   load hint ew does not ship, and the same shapes with a grid capped in waves.
+/// Block size, waves and programmatic launch are run-time, so they cost no instantiations.
 
 #include <ew/elementwise.cuh>
 
@@ -18,12 +17,14 @@
 #include <utility>
 #include <vector>
 
-#include "harness.cuh"
+#include "checks.cuh"
+#include "element_types.cuh"
+#include "inputs.cuh"
+
+#include "variant.cuh"
 
 namespace ewb {
 namespace tune {
-
-using ew::tuning::cache_hint;
 
 /// Device pointers and size of the case being tuned.
 struct io {
@@ -33,14 +34,14 @@ struct io {
   std::size_t n;
 };
 
-using shape_launch = cudaError_t (*)(const io&, const ew::tuning::launch_policy&, cudaStream_t);
+using shape_launch = cudaError_t (*)(const io&, const variant_launch&, cudaStream_t);
 
 struct shape {
   int vec = 0;
   int unroll = 0;
-  cache_hint load = cache_hint::normal;
-  cache_hint store = cache_hint::normal;
-  shape_launch launch = nullptr;
+  load_hint load = load_hint::normal;
+  shape_launch launch = nullptr;          ///< ew's dispatcher (hint normal) or the variant launcher
+  shape_launch capped_launch = nullptr;   ///< the variant launcher, for grids capped in waves
 };
 
 /// Everything ew_tune needs about one (op, type).
@@ -49,8 +50,8 @@ struct target {
   int arity = 1;
   std::size_t elem_size = 0;
   int vec16 = 0;                    ///< elements in 16 bytes
-  std::vector<shape> shapes;        ///< default hints, every valid vec x unroll
-  std::vector<shape> hint_shapes;   ///< 16-byte vectors, every unroll x every non-default hint pair
+  std::vector<shape> shapes;        ///< default hint, every valid vec x unroll
+  std::vector<shape> hint_shapes;   ///< 16-byte vectors, every unroll x every other load hint
   shape default_shape;              ///< ew's compiled default
   double rel_tol = 0;
   /// Fills host inputs (random, non-zero) and the host reference for n elements.
@@ -59,70 +60,50 @@ struct target {
   check_result (*compare)(const void* got, const void* want, std::size_t n, double rel, cudaStream_t s) = nullptr;
 };
 
-const char* hint_name(cache_hint h);
-
-// The tuning header's fields have changed while ew is being tuned; these read and set them where they exist
-// so that ew_tune builds against each version.
-
-template <class S, class = void>
-struct has_unroll_for : std::false_type {};
-template <class S>
-struct has_unroll_for<S, std::void_t<decltype(std::declval<const S&>().unroll_for(1))>> : std::true_type {};
-
-/// Vectors per thread ew's default shape uses for an op of `arity` inputs.
-template <class S = ew::tuning::kernel_shape>
-constexpr int default_unroll(const S& s, int arity) {
-  if constexpr (has_unroll_for<S>::value) {
-    return s.unroll_for(arity);
-  } else {
-    return s.unroll;
-  }
-}
-
-#define EWB_OPTIONAL_FIELD(field)                                                                  \
-  template <class P, class = void>                                                               \
-  struct has_##field : std::false_type {};                                                       \
-  template <class P>                                                                             \
-  struct has_##field<P, std::void_t<decltype(std::declval<P&>().field)>> : std::true_type {};    \
-  template <class P>                                                                             \
-  void set_##field(P& p, int v) {                                                                \
-    if constexpr (has_##field<P>::value) p.field = static_cast<decltype(p.field)>(v);            \
-  }                                                                                              \
-  template <class P>                                                                             \
-  int get_##field(const P& p) {                                                                  \
-    if constexpr (has_##field<P>::value) {                                                       \
-      return static_cast<int>(p.field);                                                          \
-    } else {                                                                                     \
-      return -1;                                                                                 \
-    }                                                                                            \
-  }
-EWB_OPTIONAL_FIELD(per_thread)
-EWB_OPTIONAL_FIELD(programmatic_launch)
-EWB_OPTIONAL_FIELD(tile_vectors)
-#undef EWB_OPTIONAL_FIELD
-
-template <class Op, class T, int V, int U, cache_hint L, cache_hint S>
-cudaError_t launch_shape(const io& x, const ew::tuning::launch_policy& p, cudaStream_t s) {
+/// `Op` on `T` over `x` with the shape's template arguments, through ew's dispatcher: the code users run.
+template <class Op, class T, int V, int U>
+cudaError_t launch_dispatch(const io& x, const variant_launch& v, cudaStream_t s) {
+  T* out = static_cast<T*>(x.out);
   if constexpr (std::is_invocable_v<const Op&, T, T>) {
-    return ew::detail::dispatch<V, U, L, S>(Op{}, x.n, cuda::std::tuple<T*>(static_cast<T*>(x.out)),
-                                            cuda::std::tuple<const T*, const T*>(static_cast<const T*>(x.a),
-                                                                                 static_cast<const T*>(x.b)),
-                                            s, &p);
+    return ew::detail::dispatch<V, U>(Op{}, x.n, cuda::std::tuple<T*>(out),
+                                      cuda::std::tuple<const T*, const T*>(static_cast<const T*>(x.a),
+                                                                           static_cast<const T*>(x.b)),
+                                      s, &v.policy);
   } else {
-    return ew::detail::dispatch<V, U, L, S>(Op{}, x.n, cuda::std::tuple<T*>(static_cast<T*>(x.out)),
-                                            cuda::std::tuple<const T*>(static_cast<const T*>(x.a)), s, &p);
+    return ew::detail::dispatch<V, U>(Op{}, x.n, cuda::std::tuple<T*>(out),
+                                      cuda::std::tuple<const T*>(static_cast<const T*>(x.a)), s, &v.policy);
   }
 }
 
-template <class Op, class T, int V, cache_hint L, cache_hint S, int... U>
+/// The same through the tuner's variant launcher (variant.cuh): load hints, grids capped in waves.
+template <class Op, class T, int V, int U, load_hint H>
+cudaError_t launch_hinted(const io& x, const variant_launch& v, cudaStream_t s) {
+  T* out = static_cast<T*>(x.out);
+  if constexpr (std::is_invocable_v<const Op&, T, T>) {
+    return launch_variant<V, U, H>(Op{}, x.n, out, v, s, static_cast<const T*>(x.a), static_cast<const T*>(x.b));
+  } else {
+    return launch_variant<V, U, H>(Op{}, x.n, out, v, s, static_cast<const T*>(x.a));
+  }
+}
+
+template <class Op, class T, int V, int U, load_hint H>
+shape make_shape() {
+  if constexpr (H == load_hint::normal) {
+    return shape{V, U, H, &launch_dispatch<Op, T, V, U>, &launch_hinted<Op, T, V, U, H>};
+  } else {
+    return shape{V, U, H, &launch_hinted<Op, T, V, U, H>, &launch_hinted<Op, T, V, U, H>};
+  }
+}
+
+template <class Op, class T, int V, load_hint H, int... U>
 void add_unrolls(std::vector<shape>& v, std::integer_sequence<int, U...>) {
-  (v.push_back(shape{V, U, L, S, &launch_shape<Op, T, V, U, L, S>}), ...);
+  (v.push_back(make_shape<Op, T, V, U, H>()), ...);
 }
 
 template <class Op, class T, int V>
 void add_vec(std::vector<shape>& v) {
   if constexpr (V * sizeof(T) <= 16) {
-    add_unrolls<Op, T, V, cache_hint::normal, cache_hint::normal>(v, std::integer_sequence<int, 1, 2, 4, 8>{});
+    add_unrolls<Op, T, V, load_hint::normal>(v, std::integer_sequence<int, 1, 2, 4, 8>{});
   }
 }
 
@@ -131,9 +112,23 @@ void add_vecs(std::vector<shape>& v, std::integer_sequence<int, V...>) {
   (add_vec<Op, T, V>(v), ...);
 }
 
-/// The table for `Op` on `T`; `ref(a, b)` is the host reference of one element.
+/// Host reference of one element of `Op` (two arguments: the tuner's cases take one or two inputs), exact:
+/// computed in the widest host type and rounded once, as ew's functors compute.
+template <class Op>
+struct host_reference;
+template <class T>
+struct host_reference<ew::add<T>> {
+  T operator()(T a, T b) const { return round_to<T>(widen(a) + widen(b)); }
+};
+template <class T>
+struct host_reference<ew::relu<T>> {
+  T operator()(T x, T) const { return widen(x) < 0 ? round_to<T>(host_compute_t<T>(0)) : x; }
+};
+
+/// The table for `Op` on `T`; `ref(a, b)` is the host reference of one element, which the results must
+/// match within `rel_tol` (0: bit for bit).
 template <class Op, class T, class Ref>
-target make_target(const char* op, Ref ref, double rel_tol) {
+target make_target(const char* op, Ref ref, double rel_tol = 0.0) {
   constexpr int v16 = static_cast<int>(16 / sizeof(T));
   using unrolls = std::integer_sequence<int, 1, 2, 4, 8>;
   target t;
@@ -144,14 +139,10 @@ target make_target(const char* op, Ref ref, double rel_tol) {
   t.vec16 = v16;
   t.rel_tol = rel_tol;
   add_vecs<Op, T>(t.shapes, std::integer_sequence<int, 1, 2, 4, 8>{});
-  add_unrolls<Op, T, v16, cache_hint::streaming, cache_hint::normal>(t.hint_shapes, unrolls{});
-  add_unrolls<Op, T, v16, cache_hint::no_allocate, cache_hint::normal>(t.hint_shapes, unrolls{});
-  add_unrolls<Op, T, v16, cache_hint::normal, cache_hint::streaming>(t.hint_shapes, unrolls{});
-  add_unrolls<Op, T, v16, cache_hint::streaming, cache_hint::streaming>(t.hint_shapes, unrolls{});
-  add_unrolls<Op, T, v16, cache_hint::no_allocate, cache_hint::streaming>(t.hint_shapes, unrolls{});
-  constexpr ew::tuning::kernel_shape d = ew::tuning::default_kernel_shape;
-  constexpr int du = default_unroll(d, std::is_invocable_v<const Op&, T, T> ? 2 : 1);
-  t.default_shape = shape{v16, du, d.load, d.store, &launch_shape<Op, T, v16, du, d.load, d.store>};
+  add_unrolls<Op, T, v16, load_hint::streaming>(t.hint_shapes, unrolls{});
+  add_unrolls<Op, T, v16, load_hint::no_allocate>(t.hint_shapes, unrolls{});
+  constexpr int du = ew::tuning::default_kernel_shape.unroll_for(std::is_invocable_v<const Op&, T, T> ? 2 : 1);
+  t.default_shape = make_shape<Op, T, v16, du, load_hint::normal>();
 
   static const Ref stored_ref = ref;  // one per instantiation (make_data is a plain function pointer)
   t.make_data = [](std::vector<unsigned char>& a, std::vector<unsigned char>& b, std::vector<unsigned char>& r,

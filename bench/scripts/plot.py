@@ -2,7 +2,7 @@
 # Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 """Plots and tabulates ew_bench results (and torch_triton.py's, when given).
 
-    python3 bench/plot.py bench.json [torch_triton.json ...] --png bench.png --table ratios.md [--hot-png hot.png]
+    python3 bench/scripts/plot.py bench.json [torch_triton.json ...] --png bench.png --table ratios.md [--hot-png hot.png]
 
 --png: effective bandwidth (GB/s) against N (log2 axis), cold L2, aligned, one panel per op x type, one line
 per implementation (ew, cub, thrust, the seeds' v0/v1/v3, cudaMemcpy, torch, triton), with the run's copy

@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 """Times PyTorch (eager) and Triton on ew_bench's ops, types and sizes, measured the way ew_bench measures,
-and writes JSON with ew_bench's row names and fields, so bench/plot.py draws them beside ew.
+and writes JSON with ew_bench's row names and fields, so bench/scripts/plot.py draws them beside ew.
 
-    python3 bench/torch_triton.py --out torch_triton.json [--samples 10] [--quick]
+    python3 bench/scripts/torch_triton.py --out torch_triton.json [--samples 10] [--quick]
 
 Rows: `{op}/{type}/{impl}/cold/{aligned|misaligned}/{n}` with impl `torch` or `triton`; ops add, relu,
 clamp (to [-1, 1]), scale_bias (1.5 x - 0.25); types f32, f64, f16, bf16; sizes 2^10, 2^12, ..., 2^28 and
