@@ -99,6 +99,10 @@ cudaError_t launch_variant(const Op& op, std::size_t n, T* out, const variant_la
   config.stream = stream;
   cudaLaunchAttribute attribute{};
   if (v.policy.programmatic_launch) {
+    int sms = 0;
+    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (err != cudaSuccess) return err;
+    plan.shape.early_trigger = ew::tuning::early_trigger(plan.shape.blocks, sms);
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
     config.attrs = &attribute;

@@ -5,7 +5,7 @@
 // z != 2 (value + 1)), 100 times, directly and in a graph. This file is compiled for the test build's
 // architecture: sm_90 in ew_gpu_tests, PTX for compute_80 only in ew_gpu_tests_compute80, where ew's kernel
 // image (JIT-compiled on the H200) has no griddepcontrol.wait and ew must not ask for programmatic launch.
-// Before that was checked, the compute_80 build read 51,380,224 stale elements of 52,428,800.
+// Without that check, the compute_80 build read 51,380,224 stale elements of 52,428,800.
 
 #include <cstdint>
 #include <vector>
@@ -22,7 +22,10 @@ using ew_test::launch_mode;
 
 TEST_CASE("programmatic launch: an early-triggering producer, two ew launches, a waiting consumer",
           "[pdl]") {
-  const std::size_t n = std::size_t{1} << 20;
+  // 2^20 elements: 1024 blocks, which trigger their dependents implicitly as they exit; 2^16: 64 blocks,
+  // at most one per SM, which trigger early (tuning::early_trigger).
+  const std::size_t n = GENERATE(std::size_t{1} << 20, std::size_t{1} << 16);
+  INFO("n = " << n);
   device_array<float> x(n), y(n), z(n);
   unsigned long long* mismatches = nullptr;
   EW_REQUIRE_CUDA(cudaMalloc(&mismatches, sizeof(unsigned long long)));

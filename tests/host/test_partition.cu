@@ -332,3 +332,12 @@ TEST_CASE("launch plan: block sizes clamped to what the kernels are compiled for
   // handles every element once.
   simulate(100003, {0, 0}, 4, 4, 3, 32, 2);
 }
+
+TEST_CASE("programmatic launch triggers early only for grids of at most one block per SM", "[partition]") {
+  REQUIRE(ew::tuning::early_trigger(1, 132));
+  REQUIRE(ew::tuning::early_trigger(132, 132));
+  REQUIRE_FALSE(ew::tuning::early_trigger(133, 132));
+  REQUIRE_FALSE(ew::tuning::early_trigger(std::size_t{1} << 31, 132));
+  // The default launch shape asks for nothing: only launch_kernel sets it, under programmatic launch.
+  REQUIRE_FALSE(ew::detail::plan_launch(1u << 16, 0, 4, 2, ew::tuning::policy_for_cc(90)).shape.early_trigger);
+}

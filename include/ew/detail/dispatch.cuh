@@ -48,13 +48,15 @@ cudaError_t launch_kernel(const launch_args& args, const launch_plan& plan, cons
     const cudaError_t err = query_programmatic_wait<Kernel>(args.device, programmatic);
     if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
   }
+  launch_shape shape_arg = shape;
   if (programmatic) {
+    shape_arg.early_trigger = tuning::early_trigger(shape.blocks, args.facts.sm_count);
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
     config.attrs = &attribute;
     config.numAttrs = 1;
   }
-  cudaError_t err = cudaLaunchKernelEx(&config, Kernel, op, plan.part, shape, outs, ins);
+  cudaError_t err = cudaLaunchKernelEx(&config, Kernel, op, plan.part, shape_arg, outs, ins);
   if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
 #if defined(EW_DEBUG_SYNC)
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;

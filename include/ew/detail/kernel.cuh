@@ -141,12 +141,13 @@ EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
   // blocks until that kernel has completed and its writes are visible, so nothing below can read stale
   // data; without the launch attribute it returns at once. cudaTriggerProgrammaticLaunchCompletion lets the
   // next kernel begin its launch as soon as every block of this one has started: its blocks then wait in
-  // turn. An image of this kernel compiled for an older architecture (PTX for compute_80, JIT-compiled on
+  // turn. Only for small grids (`s.early_trigger`, tuning.cuh says why); otherwise the trigger is implicit,
+  // as each block exits. An image of this kernel compiled for an older architecture (PTX for compute_80, JIT-compiled on
   // an H200) has no wait, so the host asks for programmatic launch only for images whose PTX version is
   // EW_DETAIL_PROGRAMMATIC_WAIT_ARCH or later (device_cache.cuh), the architecture NV_PROVIDES_SM_90 names.
   static_assert(EW_DETAIL_PROGRAMMATIC_WAIT_ARCH == 900, "the NV_IF_TARGET below must name the same arch");
-  NV_IF_TARGET(NV_PROVIDES_SM_90,
-               (cudaGridDependencySynchronize(); cudaTriggerProgrammaticLaunchCompletion();));
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
+                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
   elementwise_grid_thread<Op, Vec, Unroll, ScalarUnroll>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
 }
 #pragma nv_diagnostic pop

@@ -86,6 +86,10 @@ EW_HD partition make_partition(std::size_t n, std::size_t head, int vec, std::si
 struct launch_shape {
   std::size_t blocks;
   std::size_t block_threads;
+  /// Under programmatic launch, let the next kernel in the stream start launching as soon as every block of
+  /// this one has started (`cudaTriggerProgrammaticLaunchCompletion` at the top), rather than as its blocks
+  /// exit. Chosen by `launch_kernel` (dispatch.cuh) with `tuning::early_trigger`.
+  bool early_trigger = false;
 };
 
 /// Walks the vector tiles of thread `thread` of block `block` in a launch of shape `s` over partition `p`.

@@ -5,6 +5,8 @@
 /// Launch heuristics as named constants, by compute capability. Each value says why it is what it is; the
 /// measurements behind them are in docs/PERFORMANCE.md and come from `ew_tune` (bench/tune.cu).
 
+#include <cstddef>
+
 #include "config.cuh"
 
 namespace ew {
@@ -68,6 +70,18 @@ struct launch_policy {
   /// 1.38, 1.64); at 2^22 and past it, no change beyond noise.
   bool programmatic_launch = true;
 };
+
+/// Whether a programmatic launch of `blocks` blocks on a device of `sm_count` SMs triggers its dependent
+/// launch early (as soon as all its blocks have started) rather than implicitly, as its blocks exit. Early
+/// only for grids of at most one block per SM. Measured on the H200 (2026-12-01, CUDA-graph replay of 51
+/// launches, add and relu on f32, f16 and f64 from 2^16 to 2^22; docs/PERFORMANCE.md, change 5): with
+/// grids of 32 to 128 blocks the early trigger took 0.93 to 0.95x the time of the implicit one (f32 add
+/// 2^16 0.931 against 0.968 us, f16 add 2^18 1.055 against 1.111), but from 256 blocks up it cost 4 to 24%
+/// (f16 add 2^20, 512 blocks: 1.887 against 1.673 us; f32 relu 2^20 2.002 against 1.786): the next
+/// kernel's early blocks then take SM slots that this one's blocks still need.
+constexpr bool early_trigger(std::size_t blocks, int sm_count) {
+  return blocks <= static_cast<std::size_t>(sm_count);
+}
 
 /// Policy for a device of compute capability `cc` (major * 10 + minor, e.g. 90 for sm_90). One policy for
 /// every architecture today (the sweeps that chose it ran on sm_90, the H200) except that programmatic
