@@ -1,7 +1,8 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
 // Compile-time coverage: every core op x type x explicit vector width instantiates the whole launch path
-// (host dispatch and both kernels). The run-time part only checks the chosen default widths.
+// (host dispatch and the kernel, with both its paths). The run-time part only checks the chosen default
+// widths, and which CCCL the tests were built with (CI builds them with the toolkit's and with the newest).
 
 #include <cstdint>
 #include <tuple>
@@ -9,7 +10,15 @@
 
 #include <catch2/catch.hpp>
 
+#include <cuda/std/version>
+
 #include <ew/elementwise.cuh>
+
+// CI's second host-test build puts a newer CCCL ahead of the toolkit's and names the version it expects, so
+// that a build silently falling back to the toolkit's headers fails here instead of passing.
+#if defined(EW_TEST_EXPECT_CCCL_VERSION)
+static_assert(CCCL_VERSION == EW_TEST_EXPECT_CCCL_VERSION, "the tests were not built with the expected CCCL");
+#endif
 
 namespace {
 
@@ -68,4 +77,13 @@ TEST_CASE("default vector width is 16 bytes of the widest type", "[instantiation
   STATIC_REQUIRE(ew::detail::default_vec_width<double> == 2);
   STATIC_REQUIRE(ew::detail::default_vec_width<__half> == 8);
   STATIC_REQUIRE(ew::detail::default_vec_width<__nv_bfloat16, float> == 4);
+}
+
+TEST_CASE("the CCCL the tests were built with", "[instantiation]") {
+  INFO("CCCL " << CCCL_MAJOR_VERSION << "." << CCCL_MINOR_VERSION << "." << CCCL_PATCH_VERSION);
+  REQUIRE(CCCL_MAJOR_VERSION >= 2);
+#if defined(EW_TEST_EXPECT_CCCL_VERSION)
+  REQUIRE(CCCL_VERSION == EW_TEST_EXPECT_CCCL_VERSION);
+#endif
+  WARN("built with CCCL " << CCCL_MAJOR_VERSION << "." << CCCL_MINOR_VERSION << "." << CCCL_PATCH_VERSION);
 }
