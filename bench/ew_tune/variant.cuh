@@ -79,16 +79,14 @@ cudaError_t launch_variant(const Op& op, std::size_t n, T* out, const variant_la
   const ew::detail::pointer_info ptrs[] = {ew::detail::info_of(out), ew::detail::info_of(ins)...};
   const int head = ew::detail::vector_head(ptrs, static_cast<int>(sizeof...(In)) + 1, Vec);
   ew::detail::launch_plan plan = ew::detail::plan_paths<Vec, Unroll>(n, head, v.policy);
-  int device = 0;
+  int device = 0, sms = 0;
   cudaError_t err = cudaGetDevice(&device);
+  if (err == cudaSuccess) err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
   if (err != cudaSuccess) return err;
   if (v.waves > 0) {
-    int sms = 0, per_sm = 0;
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (err == cudaSuccess) {
-      err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
-                                                          static_cast<int>(plan.shape.block_threads), 0);
-    }
+    int per_sm = 0;
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(plan.shape.block_threads),
+                                                        0);
     if (err != cudaSuccess) return err;
     const std::size_t cap = static_cast<std::size_t>(v.waves) * sms * (per_sm < 1 ? 1 : per_sm);
     if (plan.shape.blocks > cap) plan.shape.blocks = cap;
@@ -99,9 +97,6 @@ cudaError_t launch_variant(const Op& op, std::size_t n, T* out, const variant_la
   config.stream = stream;
   cudaLaunchAttribute attribute{};
   if (v.policy.programmatic_launch) {
-    int sms = 0;
-    err = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-    if (err != cudaSuccess) return err;
     plan.shape.early_trigger = ew::tuning::early_trigger(plan.shape.blocks, sms);
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;

@@ -15,7 +15,6 @@
 
 namespace {
 
-using ew::detail::block_tile_schedule;
 using ew::detail::launch_shape;
 using ew::detail::make_partition;
 using ew::detail::no_vector_path;
@@ -23,6 +22,14 @@ using ew::detail::partition;
 using ew::detail::pointer_info;
 using ew::detail::vector_head;
 
+
+/// What one thread of the kernel walks, in the kernel's order (elementwise_grid_thread): its tiles, then its
+/// scalar elements.
+template <class Visitor>
+void block_tile_schedule(const partition& p, const launch_shape& s, std::size_t b, std::size_t t, Visitor& v) {
+  ew::detail::tile_schedule(p, s, b, t, v);
+  ew::detail::scalar_schedule(p, s, b, t, v);
+}
 
 /// Runs every thread of a grid of shape `s` over `p` through the kernel's schedule with visitor `v`.
 template <class Visitor>

@@ -35,7 +35,7 @@ inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 template <auto Kernel, class Op, class OutPtrs, class Ins>
 cudaError_t launch_kernel(const launch_args& args, const launch_plan& plan, const Op& op, const OutPtrs& outs,
                           const Ins& ins, cudaStream_t stream) {
-  const launch_shape& shape = plan.shape;
+  launch_shape shape = plan.shape;
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(shape.blocks));
   config.blockDim = dim3(static_cast<unsigned>(shape.block_threads));
@@ -48,15 +48,14 @@ cudaError_t launch_kernel(const launch_args& args, const launch_plan& plan, cons
     const cudaError_t err = query_programmatic_wait<Kernel>(args.device, programmatic);
     if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
   }
-  launch_shape shape_arg = shape;
   if (programmatic) {
-    shape_arg.early_trigger = tuning::early_trigger(shape.blocks, args.facts.sm_count);
+    shape.early_trigger = tuning::early_trigger(shape.blocks, args.facts.sm_count);
     attribute.id = cudaLaunchAttributeProgrammaticStreamSerialization;
     attribute.val.programmaticStreamSerializationAllowed = 1;
     config.attrs = &attribute;
     config.numAttrs = 1;
   }
-  cudaError_t err = cudaLaunchKernelEx(&config, Kernel, op, plan.part, shape_arg, outs, ins);
+  cudaError_t err = cudaLaunchKernelEx(&config, Kernel, op, plan.part, shape, outs, ins);
   if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
 #if defined(EW_DEBUG_SYNC)
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;

@@ -34,7 +34,7 @@ EW_HD decltype(auto) result_part(R& r) {
   }
 }
 
-/// What one thread does with the elements and vectors `block_tile_schedule` hands it. `OutPtrs` is a tuple
+/// What one thread does with the elements and vectors `tile_schedule` and `scalar_schedule` hand it. `OutPtrs` is a tuple
 /// of the launch's output pointers, `Ins` a tuple of input operands (operand.cuh); vector `i` starts at
 /// element `head + i * Vec`.
 template <class Op, int Vec, int Unroll, class OutPtrs, class Ins>
@@ -142,9 +142,10 @@ EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
   // data; without the launch attribute it returns at once. cudaTriggerProgrammaticLaunchCompletion lets the
   // next kernel begin its launch as soon as every block of this one has started: its blocks then wait in
   // turn. Only for small grids (`s.early_trigger`, tuning.cuh says why); otherwise the trigger is implicit,
-  // as each block exits. An image of this kernel compiled for an older architecture (PTX for compute_80, JIT-compiled on
-  // an H200) has no wait, so the host asks for programmatic launch only for images whose PTX version is
-  // EW_DETAIL_PROGRAMMATIC_WAIT_ARCH or later (device_cache.cuh), the architecture NV_PROVIDES_SM_90 names.
+  // as each block exits. An image of this kernel compiled for an older architecture (PTX for compute_80,
+  // JIT-compiled on an H200) has no wait, so the host asks for programmatic launch only for images whose
+  // PTX version is EW_DETAIL_PROGRAMMATIC_WAIT_ARCH or later (device_cache.cuh), the architecture
+  // NV_PROVIDES_SM_90 names.
   static_assert(EW_DETAIL_PROGRAMMATIC_WAIT_ARCH == 900, "the NV_IF_TARGET below must name the same arch");
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                     if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));

@@ -111,7 +111,9 @@ EW_HD void tile_schedule(const partition& p, const launch_shape& s, std::size_t 
 }
 
 /// Walks the scalar elements (the head, then the tail) of thread `thread` of block `block`: one per thread
-/// of the whole grid, grid-stride. The visitor receives `v.scalar(i)` for element `i`.
+/// of the whole grid, grid-stride. The visitor receives `v.scalar(i)` for element `i`. The kernel runs it
+/// after `tile_schedule`, so that a thread's vector loads are not queued behind its scalar ones. Neither
+/// divides: the host did (`make_partition`), and 64-bit division is a long instruction sequence on the GPU.
 #pragma nv_exec_check_disable
 template <class Visitor>
 EW_HD void scalar_schedule(const partition& p, const launch_shape& s, std::size_t block, std::size_t thread,
@@ -119,17 +121,6 @@ EW_HD void scalar_schedule(const partition& p, const launch_shape& s, std::size_
   const std::size_t threads = s.blocks * s.block_threads;
   const std::size_t scalars = p.scalars();
   for (std::size_t j = block * s.block_threads + thread; j < scalars; j += threads) v.scalar(p.scalar_element(j));
-}
-
-/// Everything thread `thread` of block `block` does: its tiles, then its scalar elements, after the tiles so
-/// that its vector loads are not queued behind them. Nothing here divides: the host did
-/// (`make_partition`), and 64-bit division is a long instruction sequence on the GPU.
-#pragma nv_exec_check_disable
-template <class Visitor>
-EW_HD void block_tile_schedule(const partition& p, const launch_shape& s, std::size_t block,
-                               std::size_t thread, Visitor& v) {
-  tile_schedule(p, s, block, thread, v);
-  scalar_schedule(p, s, block, thread, v);
 }
 
 }  // namespace detail
