@@ -13,7 +13,8 @@
 /// @endcode
 ///
 /// The functors are in ops.cuh (write your own with functor.cuh); `ew::compose` (compose.cuh) chains them
-/// into one; `ew::in` / `ew::out` (arguments.cuh) group several operands.
+/// into one; `ew::in` / `ew::out` (arguments.cuh) group several operands; `ew::elementwise<Policy>`
+/// launches with a tuned policy instead of ew's defaults (policy.cuh, and `ew_tune --emit-header`).
 
 #include <cstddef>
 
@@ -25,11 +26,30 @@
 #include "error.cuh"
 #include "functor.cuh"
 #include "ops.cuh"
+#include "policy.cuh"
 
 namespace ew {
 
 /// `VecWidth` value that lets ew pick: 16-byte accesses for the widest element type involved.
 inline constexpr int vec_auto = 0;
+
+namespace detail {
+inline namespace EW_DETAIL_CONFIG_NAMESPACE {
+/// `dispatch` with `Policy`'s entry for `Op`: its vector width and loads in flight choose the kernel, its
+/// launch policy applies on devices of its `measured_cc`.
+template <class Policy, int VecWidth, class Op, class... Out, class... In>
+cudaError_t dispatch_policy(const Op& op, std::size_t n, const cuda::std::tuple<Out*...>& outs,
+                            const cuda::std::tuple<const In*...>& ins, cudaStream_t stream) {
+  constexpr policy_entry e = Policy::template entry<Op>();
+  constexpr int vec = launch_vec_width<VecWidth, e.vec_width, Out..., In...>;
+  constexpr int unroll = e.shape.unroll_for(static_cast<int>(sizeof...(In)));
+  static_assert(e.shape.loads_in_flight >= 1 && e.shape.loads_in_flight <= 16,
+                "ew::policy_entry: shape.loads_in_flight must be in [1, 16]");
+  const tuning::launch_policy launch = e.launch;
+  return dispatch<vec, unroll>(op, n, outs, ins, stream, &launch, e.measured_cc);
+}
+}  // namespace EW_DETAIL_CONFIG_NAMESPACE
+}  // namespace detail
 
 /// Applies `op` to every index `i` in `[0, n)`: `out[i] = op(in0[i], in1[i], ...)`.
 ///
@@ -64,6 +84,18 @@ template <class Op, int VecWidth = vec_auto, class Out, class In>
   return detail::dispatch_default<VecWidth>(op, n, detail::output_tuple(out), detail::input_tuple(in),
                                             stream);
 }
+
+/// `ew::elementwise` with the launch choices of `Policy` (policy.cuh) instead of ew's defaults:
+/// `ew::elementwise<my_tuned_policy>(op, n, out, in, stream)`. Everything else (arguments, checks, errors,
+/// results) is as above; a policy changes only how fast the same results come. A `VecWidth` other than
+/// `vec_auto` overrides the policy's vector width.
+template <class Policy, int VecWidth = vec_auto, class Op, class Out, class In,
+          cuda::std::enable_if_t<is_policy_v<Policy>, int> = 0>
+[[nodiscard]] cudaError_t elementwise(Op op, std::size_t n, Out out, In in, cudaStream_t stream = 0) {
+  return detail::dispatch_policy<Policy, VecWidth>(op, n, detail::output_tuple(out), detail::input_tuple(in),
+                                                   stream);
+}
 }  // namespace EW_DETAIL_CONFIG_NAMESPACE
+
 
 }  // namespace ew

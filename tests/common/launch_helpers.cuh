@@ -7,6 +7,7 @@
 #include <cstddef>
 #include <memory>
 #include <tuple>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -27,7 +28,7 @@ struct test_stream {
   test_stream& operator=(const test_stream&) = delete;
 };
 
-template <class... Out, class Op, class... In, std::size_t... O, std::size_t... I>
+template <class Policy, class... Out, class Op, class... In, std::size_t... O, std::size_t... I>
 std::tuple<std::vector<host_element_t<Out>>...> guarded_launch_outs_impl(
     std::index_sequence<O...>, std::index_sequence<I...>, Op op, std::size_t off_out, std::size_t off_in,
     cudaStream_t stream, const std::vector<In>&... ins) {
@@ -38,8 +39,13 @@ std::tuple<std::vector<host_element_t<Out>>...> guarded_launch_outs_impl(
   // Poisons every output with `byte`, launches, waits, checks every guard band, returns the outputs.
   auto run = [&](unsigned char byte) {
     (std::get<O>(dout)->poison(byte), ...);
-    EW_REQUIRE_CUDA(ew::elementwise(op, n, ew::out(std::get<O>(dout)->data()...),
-                                    ew::in(static_cast<const In*>(std::get<I>(din)->data())...), stream));
+    if constexpr (std::is_same_v<Policy, ew::default_policy>) {
+      EW_REQUIRE_CUDA(ew::elementwise(op, n, ew::out(std::get<O>(dout)->data()...),
+                                      ew::in(static_cast<const In*>(std::get<I>(din)->data())...), stream));
+    } else {
+      EW_REQUIRE_CUDA(ew::elementwise<Policy>(op, n, ew::out(std::get<O>(dout)->data()...),
+                                              ew::in(static_cast<const In*>(std::get<I>(din)->data())...), stream));
+    }
     EW_REQUIRE_CUDA(cudaStreamSynchronize(stream));
     const bool outputs_intact = (std::get<O>(dout)->guards_intact() && ...);
     REQUIRE(outputs_intact);
@@ -72,8 +78,9 @@ template <class... Out, class Op, class... In>
 std::tuple<std::vector<host_element_t<Out>>...> guarded_launch_outs(Op op, std::size_t off_out,
                                                                     std::size_t off_in, cudaStream_t stream,
                                                                     const std::vector<In>&... ins) {
-  return guarded_launch_outs_impl<Out...>(std::index_sequence_for<Out...>{}, std::index_sequence_for<In...>{},
-                                          op, off_out, off_in, stream, ins...);
+  return guarded_launch_outs_impl<ew::default_policy, Out...>(std::index_sequence_for<Out...>{},
+                                                              std::index_sequence_for<In...>{}, op, off_out, off_in,
+                                                              stream, ins...);
 }
 
 /// guarded_launch_outs with one output.
@@ -81,6 +88,14 @@ template <class Out, class Op, class... In>
 std::vector<host_element_t<Out>> guarded_launch(Op op, std::size_t off_out, std::size_t off_in,
                                                 cudaStream_t stream, const std::vector<In>&... ins) {
   return std::get<0>(guarded_launch_outs<Out>(op, off_out, off_in, stream, ins...));
+}
+
+/// guarded_launch through `ew::elementwise<Policy>` (policy.cuh).
+template <class Policy, class Out, class Op, class... In>
+std::vector<host_element_t<Out>> guarded_launch_with(Op op, std::size_t off_out, std::size_t off_in,
+                                                     cudaStream_t stream, const std::vector<In>&... ins) {
+  return std::get<0>(guarded_launch_outs_impl<Policy, Out>(std::index_sequence<0>{}, std::index_sequence_for<In...>{},
+                                                           op, off_out, off_in, stream, ins...));
 }
 
 }  // namespace ew_test

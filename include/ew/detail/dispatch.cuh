@@ -85,11 +85,13 @@ inline constexpr int default_vec_width =
 /// The dispatcher: checks the pointers, picks the vectorized path (a scalar head aligns every pointer) or
 /// the scalar one, and launches. `ew::elementwise` with every compile-time choice explicit: `Vec` elements
 /// per vector access, `Unroll` vectors per thread. The tuning binary calls this to sweep shapes; users call
-/// `ew::elementwise`, which passes the tuned defaults (`dispatch_default`).
+/// `ew::elementwise`, which passes the tuned defaults (`dispatch_default`) or a policy's (policy.cuh).
+/// `policy`, when given, replaces `tuning::policy_for_cc` on devices of compute capability `policy_cc`
+/// (every device when 0).
 template <int Vec, int Unroll, class Op, class... Out, class... In>
 cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...>& outs,
                      const cuda::std::tuple<const In*...>& ins, cudaStream_t stream,
-                     const tuning::launch_policy* policy = nullptr) {
+                     const tuning::launch_policy* policy = nullptr, int policy_cc = 0) {
   using out_ptrs = cuda::std::tuple<Out*...>;
   using in_ptrs = cuda::std::tuple<const In*...>;
   using in_operands = cuda::std::tuple<contiguous_input<In>...>;
@@ -130,7 +132,7 @@ cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...
   launch_args args{};
   err = current_launch_args(args);
   if (err != cudaSuccess) return err;
-  if (policy != nullptr) args.policy = *policy;
+  if (policy != nullptr && (policy_cc == 0 || policy_cc == args.facts.cc)) args.policy = *policy;
 
   // Without a vector path (the pointers sit at different offsets within a vector, or an element type has
   // no vector form) every access goes one element at a time. Both paths are one kernel (kernel.cuh says
@@ -142,6 +144,11 @@ cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...
   return launch_kernel<kernel>(args, plan_paths<vec, Unroll>(n, head, args.policy), op, outs, as_operands(ins),
                                stream);
 }
+
+/// Vector width of a launch: the call's `VecWidth` when not 0, else `policy_vec` when not 0, else
+/// `default_vec_width` of the element types.
+template <int VecWidth, int PolicyVec, class... T>
+inline constexpr int launch_vec_width = VecWidth != 0 ? VecWidth : (PolicyVec != 0 ? PolicyVec : default_vec_width<T...>);
 
 /// `dispatch` with the tuned kernel shape; `VecWidth` 0 means `default_vec_width`.
 template <int VecWidth, class Op, class... Out, class... In>
