@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds everything for the H200 (sm_90) on a machine with nvcc but perhaps no GPU, then gathers the
+# Builds everything for the H200 (sm_90) on a machine with nvcc but perhaps no GPU (ew_bench_cccl_pypi
+# included, against the CCCL that scripts/fetch_cccl.sh pins), then gathers the
 # executables into build-gpu/{tests,bench,examples} (no object files, so it fits the device tool's 64 MiB
 # carry limit) for scripts/gpu_check.sh to run on a GPU machine. Google Benchmark's shared library goes
 # beside the benchmark binaries (their rpath is $ORIGIN) since the GPU machine lacks it.
@@ -7,7 +8,10 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${EW_GPU_BUILD_WORK:-build-gpu-work}
 bundle=build-gpu
-cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEW_WARNINGS_AS_ERRORS=ON
+# ew_bench_cccl_pypi too: the same benchmark against the newest CCCL (scripts/fetch_cccl.sh; needs pip).
+cccl_include=$(bash scripts/fetch_cccl.sh)
+cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEW_WARNINGS_AS_ERRORS=ON \
+  "-DEW_BENCH_CCCL_INCLUDE_DIR=$cccl_include"
 cmake --build "$work" -j"$(nproc)"
 rm -rf "$bundle"
 for dir in tests bench examples; do

@@ -101,8 +101,29 @@ if has sanitizers; then
   unset EW_PROPERTY_CASES
 fi
 
-if has bench && [ -x "$build/bench/ew_bench" ]; then
-  step bench "$build/bench/ew_bench" --benchmark_out="$out/bench.json" --benchmark_out_format=json || status=1
+# bench: the full sweep of ew_bench (toolkit CCCL) and of ew_bench_cccl_pypi (the pinned PyPI CCCL) when
+# built, into bench.json and bench_cccl_pypi.json; then each binary's self-check (bench/scripts/self_check.py):
+# a sample of rows rerun in reverse order in another process, and a few rows each alone in a process of
+# their own, must agree with the sweep within 2%; the check is written into the sweep's JSON.
+selfcheck_sample=${EW_SELFCHECK_SAMPLE:-'^(add|clamp)/(f32|f16)/(ew|cub|cub_native)/(cold/aligned/(1048576|268435456)|hot/aligned/65536)/'}
+selfcheck_alone=${EW_SELFCHECK_ALONE:-"add/f32/cub/cold/aligned/268435456 add/f32/ew/cold/aligned/268435456 clamp/f16/cub_native/hot/aligned/65536 clamp/f16/ew/hot/aligned/65536 relu/bf16/cub/cold/aligned/268435456"}
+if has bench; then
+  for b in ew_bench ew_bench_cccl_pypi; do
+    [ -x "$build/bench/$b" ] || continue
+    json="$out/bench${b#ew_bench}.json"
+    step "bench.$b" "$build/bench/$b" --benchmark_out="$json" --benchmark_out_format=json || status=1
+    step "bench.$b.reverse" "$build/bench/$b" --ew_reverse --benchmark_filter="$selfcheck_sample" \
+      --benchmark_out="$logs/$b.reverse.json" --benchmark_out_format=json || status=1
+    alone=()
+    for row in $selfcheck_alone; do
+      step "bench.$b.alone.${row//\//_}" "$build/bench/$b" --benchmark_filter="^$row/" \
+        --benchmark_out="$logs/$b.alone.${row//\//_}.json" --benchmark_out_format=json || status=1
+      alone+=("$logs/$b.alone.${row//\//_}.json")
+    done
+    python3 bench/scripts/self_check.py --sweep "$json" --reverse "$logs/$b.reverse.json" --alone "${alone[@]}" \
+      >"$logs/$b.selfcheck.txt" 2>&1 || status=1
+    tee -a "$summary" <"$logs/$b.selfcheck.txt"
+  done
 fi
 # compare: this build's ew_bench against another build's ($EW_COMPARE_BASE, e.g. one built from an earlier
 # commit), interleaved base, new, base, new over $EW_COMPARE_FILTER (default: ew's rows of every op and type

@@ -3,14 +3,17 @@
 // ew_bench: ew beside cudaMemcpy, the seeds' kernels, cub::DeviceTransform and thrust::transform, timed
 // the same way. See docs/BENCHMARKS.md. Google Benchmark's flags work as usual (--benchmark_filter,
 // --benchmark_out=FILE --benchmark_out_format=json, ...); ew_bench adds:
-//   --ew_samples=N          samples per round (default 10; rows of < 200 us get 3x as many)
+//   --ew_samples=N          samples per round (default 10; rows of < 200 us get 3x as many hot, 10x cold)
 //   --ew_max_reruns=N       extra rounds while cv > the limit (default 2)
 //   --ew_cv_limit=PCT       the rerun rule's cv limit, percent (default 2)
-//   --ew_misaligned_all     misaligned rows at every size (default: 2^20, 2^24, 2^26)
+//   --ew_misaligned_all     misaligned rows at every size (default: 2^16, 2^20, 2^22 ... 2^28)
 //   --ew_modes=cold,hot     which modes to register (default both)
 //   --ew_seed=N             input seed (default 20261130)
+//   --ew_reverse            run the rows in reverse order (the self-check, bench/scripts/self_check.py)
 
 #include <ew/elementwise.cuh>
+
+#include <cuda/std/version>
 
 #include <cstdio>
 #include <cstdlib>
@@ -59,6 +62,8 @@ bool parse_flags(int& argc, char** argv, ewb::bench_options& o) {
       if (!o.cold && !o.hot) return false;
     } else if (starts_with(a, "--ew_seed=", &v)) {
       o.seed = std::strtoull(v, nullptr, 10);
+    } else if (std::strcmp(a, "--ew_reverse") == 0) {
+      o.reverse = true;
     } else if (std::strncmp(a, "--ew_", 5) == 0) {
       std::fprintf(stderr, "ew_bench: unknown flag %s\n", a);
       return false;
@@ -81,13 +86,15 @@ std::string fmt(double v, int precision = 4) {
 }  // namespace
 
 namespace ewb {
-/// Registers every row, in the order they run (consecutive rows share inputs); returns the fusion note.
+/// Registers every row, in the order they run (consecutive rows share inputs; reversed with --ew_reverse,
+/// host-cost rows last either way); returns the fusion note.
 std::string register_all() {
   register_sweep_f32();
   register_sweep_f64();
   register_sweep_f16();
   register_sweep_bf16();
   std::string fusion = register_fusion();
+  commit_rows(env().opt.reverse);
   register_host_cost();
   return fusion;
 }
@@ -106,12 +113,13 @@ int main(int argc, char** argv) {
       std::printf(
           "ew_bench: ew beside cudaMemcpy, the seeds' kernels, cub and thrust (docs/BENCHMARKS.md).\n"
           "Rows: op/type/impl/mode/alignment/n. ew_bench's own flags:\n"
-          "  --ew_samples=N       samples per round (default 10; rows under 200 us get 3x)\n"
+          "  --ew_samples=N       samples per round (default 10; rows under 200 us get 3x hot, 10x cold)\n"
           "  --ew_max_reruns=N    extra rounds while cv > the limit (default 2)\n"
           "  --ew_cv_limit=PCT    cv limit of the rerun rule, percent (default 2)\n"
-          "  --ew_misaligned_all  misaligned rows at every size (default 2^20, 2^24, 2^26)\n"
+          "  --ew_misaligned_all  misaligned rows at every size (default 2^16, 2^20, 2^22 ... 2^28)\n"
           "  --ew_modes=cold,hot  modes to run (default both)\n"
           "  --ew_seed=N          input seed (default 20261130)\n"
+          "  --ew_reverse         run the rows in reverse order (the self-check)\n"
           "Google Benchmark's flags follow.\n\n");
     }
   }
@@ -119,6 +127,7 @@ int main(int argc, char** argv) {
   ewb::run_env& e = ewb::env();
   if (!parse_flags(argc, argv, e.opt)) return 2;
   if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 2;
+  e.opt.filter = benchmark::GetBenchmarkFilter();
 
   std::string why;
   if (!ewb::have_device(why)) {
@@ -176,14 +185,26 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("seed", std::to_string(e.opt.seed));
     benchmark::AddCustomContext(
         "rerun_rule", "samples=" + std::to_string(e.opt.measure.min_samples) + " (x" +
-                          std::to_string(e.opt.measure.small_sample_factor) + " under 200 us), cv limit " +
+                          std::to_string(e.opt.measure.small_sample_factor) + " hot, x" +
+                          std::to_string(e.opt.measure.small_cold_sample_factor) + " cold, under 200 us), cv limit " +
                           fmt(100.0 * e.opt.measure.cv_limit) + "%, up to " +
                           std::to_string(e.opt.measure.max_reruns) + " reruns, lowest-cv round kept");
     benchmark::AddCustomContext("bytes_counted", "inputs read once + outputs written once, SI GB/s");
 
+    benchmark::AddCustomContext("cccl_version_number", std::to_string(CCCL_VERSION));
+    benchmark::AddCustomContext("row_order", e.opt.reverse ? "reversed (--ew_reverse)" : "registration order");
+    benchmark::AddCustomContext(
+        "interleaving", "the selected implementations of one op/type/mode/alignment/size are timed together, "
+                        "each sample timing every one once in an order rotating by sample; counter "
+                        "interleaved_with = how many others");
+    benchmark::AddCustomContext(
+        "priming", "before any row, each implementation instantiation (op/type/impl) is called once at the "
+                   "largest size the run selects for it (CCCL 3.0.1 DeviceTransform keeps its first call's "
+                   "configuration)");
     const std::string fusion_note = ewb::register_all();
     benchmark::AddCustomContext("fusion", fusion_note);
     std::printf("ew_bench: fusion rows: %s\n", fusion_note.c_str());
+    ewb::prime_selected_rows(e.stream);
 
     benchmark::RunSpecifiedBenchmarks();
 

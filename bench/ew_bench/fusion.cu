@@ -82,27 +82,42 @@ constexpr bool have_ew_compose =
     !std::is_same_v<decltype(ew::ewb_probe::compose_of(ew::add<float>{}, ew::relu<float>{})), ewb_missing_compose>;
 
 
-/// Registers one fusion row; `prepare_ref` computes the reference; `launch` is the variant.
+/// One variant of a fusion pattern: launches reading `in_a` (and `in_b`) and writing `out`, with `tmp` for
+/// the intermediate results.
+using fusion_launch =
+    std::function<void(cudaStream_t, float* out, float* tmp, const float* in_a, const float* in_b)>;
+
+/// Registers one fusion row; `prepare_ref` computes the reference named `ref_key`; `launch` is the
+/// variant. The variants of a pattern and size form one cell (timed interleaved), each in its own `slot`.
 template <class PrepareRef>
-void fusion_row(const std::string& pattern, const std::string& variant, std::size_t n, double bytes,
-                PrepareRef prepare_ref, launch_fn launch, double rel_tol) {
+void fusion_row(const std::string& pattern, const std::string& variant, int slot, std::size_t n, double bytes,
+                const std::string& ref_key, PrepareRef prepare_ref, fusion_launch launch, double rel_tol) {
   row r;
   r.name = row_name(pattern, "f32", variant, mode::cold, 0, n);
+  r.cell = row_name(pattern, "f32", "*", mode::cold, 0, n);
+  r.slot = slot;
   r.m = mode::cold;
   r.n = n;
   r.bytes = bytes;
-  r.prepare = [n, prepare_ref] {
-    ensure_inputs<float>(n, 0);
-    ws().tmp.ensure(n * sizeof(float) + buffer_slack_bytes);
+  r.prepare = [n, slot, prepare_ref] {
+    ensure_inputs<float>(n, 0, slot);
+    ws().tmp(slot).ensure(n * sizeof(float) + buffer_slack_bytes);
     prepare_ref();
   };
-  r.poison = [n](cudaStream_t s) {
-    poison(ws().out.as<float>(), n * sizeof(float), s);
-    poison(ws().tmp.as<float>(), n * sizeof(float), s);
+  r.poison = [n, slot](cudaStream_t s) {
+    poison(ws().out(slot).as<float>(), n * sizeof(float), s);
+    poison(ws().tmp(slot).as<float>(), n * sizeof(float), s);
   };
-  r.launch = std::move(launch);
-  r.check = [n, rel_tol](cudaStream_t s) {
-    return compare_device(ws().out.as<float>(), ws().ref.as<const float>(), n, rel_tol, 1e-6, s);
+  r.launch = [slot, launch](cudaStream_t s) {
+    launch(s, ws().out(slot).as<float>(), ws().tmp(slot).as<float>(), ws().a.as<const float>(), ws().b.as<const float>());
+  };
+  r.check = [n, slot, ref_key, rel_tol](cudaStream_t s) {
+    return compare_device(ws().out(slot).as<float>(), ws().ref(ref_key).as<const float>(), n, rel_tol, 1e-6, s);
+  };
+  r.prime_key = pattern + "/" + variant;
+  r.prime = [launch](std::size_t pn, cudaStream_t s) {
+    prime_scratch& p = scratch(pn * sizeof(float));
+    launch(s, p.out.as<float>(), p.tmp.as<float>(), p.a.as<const float>(), p.b.as<const float>());
   };
   register_row(std::move(r));
 }
@@ -125,38 +140,38 @@ void register_sizes() {
       const std::string p1 = "fusion.sigmoid2p1";
       const double b1 = 2.0 * static_cast<double>(n) * sizeof(f32);
       auto ref_sig = [n] {
-        ensure_reference<f32>("sigmoid2p1", n, 0, [](const f32* a, const f32*, f32* o, std::size_t b, std::size_t e) {
+        ensure_reference<f32>("fusion.sigmoid2p1", n, 0, [](const f32* a, const f32*, f32* o, std::size_t b, std::size_t e) {
           for (std::size_t k = b; k < e; ++k) o[k] = static_cast<f32>(sigmoid_ref(a[k]) * 2.0 + 1.0);
         });
       };
       auto ref_relu = [n] {
-        ensure_reference<f32>("relu", n, 0, [](const f32* a, const f32*, f32* o, std::size_t b, std::size_t e) {
+        ensure_reference<f32>("fusion.relu", n, 0, [](const f32* a, const f32*, f32* o, std::size_t b, std::size_t e) {
           for (std::size_t k = b; k < e; ++k) o[k] = a[k] < 0 ? 0.f : a[k];
         });
       };
-      fusion_row(p1, "ew_fused", n, b1, ref_sig,
-                 [=](cudaStream_t s) { launch_ew(fused_sig, n, ws().out.as<f32>(), s, ws().a.as<const f32>()); },
+      fusion_row(p1, "ew_fused", 0, n, b1, "fusion.sigmoid2p1", ref_sig,
+                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32*) { launch_ew(fused_sig, n, out, s, in_a); },
                  sig_tol);
-      fusion_row(p1, "ew_3launch", n, b1, ref_sig,
-                 [=](cudaStream_t s) {
-                   launch_ew(sig, n, ws().tmp.as<f32>(), s, ws().a.as<const f32>());
-                   launch_ew(sb_mul2, n, ws().tmp.as<f32>(), s, ws().tmp.as<const f32>());
-                   launch_ew(sb_add1, n, ws().out.as<f32>(), s, ws().tmp.as<const f32>());
+      fusion_row(p1, "ew_3launch", 1, n, b1, "fusion.sigmoid2p1", ref_sig,
+                 [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32*) {
+                   launch_ew(sig, n, tmp, s, in_a);
+                   launch_ew(sb_mul2, n, tmp, s, tmp);
+                   launch_ew(sb_add1, n, out, s, tmp);
                  },
                  sig_tol);
-      fusion_row(p1, "naive_3kernel", n, b1, ref_sig,
-                 [=](cudaStream_t s) {
-                   launch_v0(sig, n, ws().tmp.as<f32>(), s, ws().a.as<const f32>());
-                   launch_v0(sb_mul2, n, ws().tmp.as<f32>(), s, ws().tmp.as<const f32>());
-                   launch_v0(sb_add1, n, ws().out.as<f32>(), s, ws().tmp.as<const f32>());
+      fusion_row(p1, "naive_3kernel", 2, n, b1, "fusion.sigmoid2p1", ref_sig,
+                 [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32*) {
+                   launch_v0(sig, n, tmp, s, in_a);
+                   launch_v0(sb_mul2, n, tmp, s, tmp);
+                   launch_v0(sb_add1, n, out, s, tmp);
                  },
                  sig_tol);
-      fusion_row(p1, "cub_fused", n, b1, ref_sig,
-                 [=](cudaStream_t s) { launch_cub(fused_sig, n, ws().out.as<f32>(), s, ws().a.as<const f32>()); },
+      fusion_row(p1, "cub_fused", 3, n, b1, "fusion.sigmoid2p1", ref_sig,
+                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32*) { launch_cub(fused_sig, n, out, s, in_a); },
                  sig_tol);
-      fusion_row(p1, "ew_relu_ref", n, b1, ref_relu,
-                 [=](cudaStream_t s) {
-                   launch_ew(ew::relu<f32>{}, n, ws().out.as<f32>(), s, ws().a.as<const f32>());
+      fusion_row(p1, "ew_relu_ref", 4, n, b1, "fusion.relu", ref_relu,
+                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32*) {
+                   launch_ew(ew::relu<f32>{}, n, out, s, in_a);
                  },
                  0.0);
 
@@ -164,7 +179,7 @@ void register_sizes() {
       const std::string p2 = "fusion.add_relu";
       const double b2 = 3.0 * static_cast<double>(n) * sizeof(f32);
       auto ref_res = [n] {
-        ensure_reference<f32>("add_relu", n, 0, [](const f32* a, const f32* bb, f32* o, std::size_t b, std::size_t e) {
+        ensure_reference<f32>("fusion.add_relu", n, 0, [](const f32* a, const f32* bb, f32* o, std::size_t b, std::size_t e) {
           for (std::size_t k = b; k < e; ++k) {
             const f32 v = a[k] + bb[k];
             o[k] = v < 0 ? 0.f : v;
@@ -172,35 +187,35 @@ void register_sizes() {
         });
       };
       auto ref_add = [n] {
-        ensure_reference<f32>("add", n, 0, [](const f32* a, const f32* bb, f32* o, std::size_t b, std::size_t e) {
+        ensure_reference<f32>("fusion.add", n, 0, [](const f32* a, const f32* bb, f32* o, std::size_t b, std::size_t e) {
           for (std::size_t k = b; k < e; ++k) o[k] = a[k] + bb[k];
         });
       };
-      fusion_row(p2, "ew_fused", n, b2, ref_res,
-                 [=](cudaStream_t s) {
-                   launch_ew(fused_res, n, ws().out.as<f32>(), s, ws().a.as<const f32>(), ws().b.as<const f32>());
+      fusion_row(p2, "ew_fused", 0, n, b2, "fusion.add_relu", ref_res,
+                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32* in_b) {
+                   launch_ew(fused_res, n, out, s, in_a, in_b);
                  },
                  0.0);
-      fusion_row(p2, "ew_2launch", n, b2, ref_res,
-                 [=](cudaStream_t s) {
-                   launch_ew(ew::add<f32>{}, n, ws().tmp.as<f32>(), s, ws().a.as<const f32>(), ws().b.as<const f32>());
-                   launch_ew(ew::relu<f32>{}, n, ws().out.as<f32>(), s, ws().tmp.as<const f32>());
+      fusion_row(p2, "ew_2launch", 1, n, b2, "fusion.add_relu", ref_res,
+                 [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32* in_b) {
+                   launch_ew(ew::add<f32>{}, n, tmp, s, in_a, in_b);
+                   launch_ew(ew::relu<f32>{}, n, out, s, tmp);
                  },
                  0.0);
-      fusion_row(p2, "naive_2kernel", n, b2, ref_res,
-                 [=](cudaStream_t s) {
-                   launch_v0(ew::add<f32>{}, n, ws().tmp.as<f32>(), s, ws().a.as<const f32>(), ws().b.as<const f32>());
-                   launch_v0(ew::relu<f32>{}, n, ws().out.as<f32>(), s, ws().tmp.as<const f32>());
+      fusion_row(p2, "naive_2kernel", 2, n, b2, "fusion.add_relu", ref_res,
+                 [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32* in_b) {
+                   launch_v0(ew::add<f32>{}, n, tmp, s, in_a, in_b);
+                   launch_v0(ew::relu<f32>{}, n, out, s, tmp);
                  },
                  0.0);
-      fusion_row(p2, "cub_fused", n, b2, ref_res,
-                 [=](cudaStream_t s) {
-                   launch_cub(fused_res, n, ws().out.as<f32>(), s, ws().a.as<const f32>(), ws().b.as<const f32>());
+      fusion_row(p2, "cub_fused", 3, n, b2, "fusion.add_relu", ref_res,
+                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32* in_b) {
+                   launch_cub(fused_res, n, out, s, in_a, in_b);
                  },
                  0.0);
-      fusion_row(p2, "ew_add_ref", n, b2, ref_add,
-                 [=](cudaStream_t s) {
-                   launch_ew(ew::add<f32>{}, n, ws().out.as<f32>(), s, ws().a.as<const f32>(), ws().b.as<const f32>());
+      fusion_row(p2, "ew_add_ref", 4, n, b2, "fusion.add", ref_add,
+                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32* in_b) {
+                   launch_ew(ew::add<f32>{}, n, out, s, in_a, in_b);
                  },
                  0.0);
     }

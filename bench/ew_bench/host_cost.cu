@@ -44,11 +44,11 @@ void run_host_row(benchmark::State& state, host_impl h, const std::string& name)
   sample_stats st;
   std::string error;
   try {
-    ensure_inputs<float>(host_n, 0);
-    ensure_reference<float>("add", host_n, 0, [](const float* a, const float* b, float* o, std::size_t x, std::size_t y) {
+    ensure_inputs<float>(host_n, 0, 0);
+    ensure_reference<float>("hostcost.add", host_n, 0, [](const float* a, const float* b, float* o, std::size_t x, std::size_t y) {
       for (std::size_t k = x; k < y; ++k) o[k] = a[k] + b[k];
     });
-    float* out = ws().out.as<float>();
+    float* out = ws().out(0).as<float>();
     const float* a = ws().a.as<const float>();
     const float* b = ws().b.as<const float>();
     const ew::add<float> f{};
@@ -82,7 +82,7 @@ void run_host_row(benchmark::State& state, host_impl h, const std::string& name)
     one_call();
     check_status();
     EWB_CHECK(cudaStreamSynchronize(s));
-    const check_result c = compare_device(out, ws().ref.as<const float>(), host_n, 0.0, 0.0, s);
+    const check_result c = compare_device(out, ws().ref("hostcost.add").as<const float>(), host_n, 0.0, 0.0, s);
     if (c.bad != 0) throw bench_failure("wrong result before timing: " + describe(c, host_n));
     for (int i = 0; i < calls_per_sample; ++i) one_call();
     check_status();
@@ -98,7 +98,7 @@ void run_host_row(benchmark::State& state, host_impl h, const std::string& name)
       EWB_CHECK(cudaStreamSynchronize(s));
       t.push_back(std::chrono::duration<double>(t1 - t0).count() / calls_per_sample);
     }
-    const check_result c2 = compare_device(out, ws().ref.as<const float>(), host_n, 0.0, 0.0, s);
+    const check_result c2 = compare_device(out, ws().ref("hostcost.add").as<const float>(), host_n, 0.0, 0.0, s);
     if (c2.bad != 0) throw bench_failure("wrong result after timing: " + describe(c2, host_n));
     st = compute_stats(t);
   } catch (const std::exception& ex) {

@@ -8,12 +8,15 @@
 /// - `v0`, `v1`, `v3`: the seeds' kernels (shared/seeds/000): one thread per element with 256-thread
 ///   blocks; a grid-stride loop over SMs x 32 blocks of 256; the same loop over 16-byte vectors (float4
 ///   for f32, generalized to 16 bytes for every type) with a scalar tail, aligned pointers only;
-/// - `cub`: `cub::DeviceTransform::Transform` from the toolkit's CCCL;
+/// - `cub`: `cub::DeviceTransform::Transform` from the CCCL the binary is built with (ew_bench: the toolkit's;
+///   ew_bench_cccl_pypi: the wheel pinned in scripts/fetch_cccl.sh), with ew's functor;
+/// - `cub_native`: the same call with the functor a CUB user writes: T's own arithmetic (`cuda::std::plus<T>`;
+///   native `__half`/`__nv_bfloat16` compares, multiplies and adds), below;
 /// - `thrust`: `thrust::transform` on `thrust::cuda::par_nosync`, the functor wrapped by
 ///   `cuda::proclaim_copyable_arguments` (without it thrust asks CUB for stable argument addresses and
 ///   takes a slower path).
 ///
-/// Every implementation calls the same ew functor, so they compute bit-identical results.
+/// Every implementation but cub_native calls the same ew functor, so they compute bit-identical results.
 
 #include <ew/elementwise.cuh>
 
@@ -28,13 +31,23 @@
 
 #include "errors.cuh"
 
+#ifdef EWB_EXPECT_CCCL_VERSION
+// ew_bench_cccl_pypi: the CCCL of EW_BENCH_CCCL_INCLUDE_DIR must be the one compiled against, not the
+// toolkit's.
+static_assert(CCCL_VERSION == EWB_EXPECT_CCCL_VERSION, "built against another CCCL than EW_BENCH_CCCL_INCLUDE_DIR");
+#endif
+
 namespace ewb {
 
-enum class impl { ew, v0, v1, v3, cub, thrust };
+enum class impl { ew, v0, v1, v3, cub, cub_native, thrust };
+
+/// In the order the sweep registers them (and the slot each writes).
+inline constexpr impl all_impls[] = {impl::ew, impl::cub, impl::cub_native, impl::thrust, impl::v0, impl::v1, impl::v3};
 
 inline const char* impl_name(impl i) {
   switch (i) {
     case impl::ew: return "ew";
+    case impl::cub_native: return "cub_native";
     case impl::v0: return "v0";
     case impl::v1: return "v1";
     case impl::v3: return "v3";
@@ -48,6 +61,28 @@ inline const char* impl_name(impl i) {
 inline bool impl_supports_misaligned(impl i) { return i != impl::v3; }
 
 inline constexpr int seed_block_threads = 256;
+
+// ------------------------------------------------------------------------------------------------
+// The functors a CUB user writes (add is cuda::std::plus<T>): T's own operators, which on __half and
+// __nv_bfloat16 are the native 16-bit instructions.
+// ------------------------------------------------------------------------------------------------
+
+template <class T>
+struct native_relu {
+  __host__ __device__ T operator()(T x) const { return x < T(0.0f) ? T(0.0f) : x; }
+};
+
+template <class T>
+struct native_clamp {
+  T lo, hi;
+  __host__ __device__ T operator()(T x) const { return x < lo ? lo : (hi < x ? hi : x); }
+};
+
+template <class T>
+struct native_scale_bias {
+  T scale, bias;
+  __host__ __device__ T operator()(T x) const { return x * scale + bias; }
+};
 
 // ------------------------------------------------------------------------------------------------
 // The seeds' kernels
@@ -203,7 +238,8 @@ void launch_impl(impl i, const F& f, std::size_t n, T* out, cudaStream_t s, cons
     case impl::v0: launch_v0(f, n, out, s, in...); return;
     case impl::v1: launch_v1(f, n, out, s, in...); return;
     case impl::v3: launch_v3(f, n, out, s, in...); return;
-    case impl::cub: launch_cub(f, n, out, s, in...); return;
+    case impl::cub:
+    case impl::cub_native: launch_cub(f, n, out, s, in...); return;
     case impl::thrust: launch_thrust(f, n, out, s, in...); return;
   }
 }

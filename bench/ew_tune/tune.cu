@@ -5,7 +5,14 @@
 //
 //   ew_tune --op=add --type=f32 --n=268435456 [--mode=cold|hot] [--samples=10] [--top=8]
 //           [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--seed=N]
+//   ew_tune --op=all|add,relu,... --type=all|f32,f16,... --n=N [--mode=...] --emit-header=FILE [--policy-name=NAME]
 //   ew_tune --standard     add f32 2^28, relu f16 2^28, add f32 2^24 (cold), add f32 2^20 (hot)
+//
+// --op and --type take a list (or `all`: add, relu, clamp, scale_bias x f32, f16, bf16, f64); every pair is
+// one case. --emit-header sweeps only what ew ships (no wave cap, plain loads) and writes a policy header
+// (include/ew/policy.cuh): for each case, the fastest configuration if it beats ew's default by more than
+// the spread of the final rounds, else ew's default; `ew::elementwise<NAME>(...)` then uses it on devices
+// of the compute capability measured (every other device keeps ew's own run-time policy).
 //
 // Phases: (1) every block size x waves x (vector width, unroll) with ew's plain loads, each config checked
 // against the host reference, then timed (median of --samples); (2) at the best shape with 16-byte vectors,
@@ -50,7 +57,9 @@ const char* hint_name(load_hint h) {
 namespace {
 
 struct options {
-  std::string op = "add", type = "f32";
+  std::vector<std::string> ops = {"add"}, types = {"f32"};
+  std::string emit_header;                       ///< --emit-header=FILE
+  std::string policy_name = "ew_tuned_policy";   ///< --policy-name=NAME
   std::size_t n = std::size_t{1} << 28;
   mode m = mode::cold;
   int samples = 10;
@@ -138,7 +147,7 @@ struct tuner {
 
   std::vector<double> time_once(const config& c, int samples) {
     const launch_fn f = fn(c);
-    return m == mode::cold ? tm.cold_round(f, samples) : tm.hot_round(f, launches_hot, samples);
+    return (m == mode::cold ? tm.cold_round({f}, samples) : tm.hot_round({f}, launches_hot, samples)).front();
   }
 
   /// Checks `c` once against the reference, then times one round.
@@ -166,9 +175,19 @@ void print_row(const tuner& tu, int rank, const result& r, const result& def) {
               r.st.min * 1e6, r.st.max * 1e6, spread, margin);
 }
 
-/// One tuning case; returns false if a config computed a wrong result.
-bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStream_t stream, l2_flusher& flusher,
-              timer& tm, const device_info& dev) {
+/// What one case found, for --emit-header: the fastest configuration ew ships (no wave cap, plain loads)
+/// in the final rounds, and whether it beats ew's default by more than the spread.
+struct outcome {
+  const target* t = nullptr;
+  config best;
+  bool beats_default = false;
+  double margin = 0, spread = 0, best_GBps = 0, default_GBps = 0;
+};
+
+/// One tuning case; throws bench_failure if a config computed a wrong result.
+outcome run_case(const target& t, const options& o, std::size_t n, mode m, cudaStream_t stream, l2_flusher& flusher,
+                 timer& tm, const device_info& dev) {
+  const bool shippable_only = !o.emit_header.empty();
   std::printf("\n=== ew_tune: %s %s n=%zu %s L2 (%s) ===\n", t.op.c_str(), t.type.c_str(), n, mode_name(m),
               dev.name.c_str());
   tuner tu{t, o, n, m, dev, stream, flusher, tm};
@@ -192,6 +211,7 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
   all.push_back(tu.measure(def));
   for (int block : o.blocks) {
     for (int w : o.waves) {
+      if (shippable_only && w != 0) continue;
       for (const shape& s : t.shapes) {
         config c;
         c.block = block;
@@ -214,7 +234,7 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
       break;
     }
   }
-  if (best16 != nullptr) {
+  if (best16 != nullptr && !shippable_only) {
     const config base = best16->c;
     int swept = 0;
     for (const shape& s : t.hint_shapes) {
@@ -309,8 +329,82 @@ bool run_case(const target& t, const options& o, std::size_t n, mode m, cudaStre
                 best.c.s.vec, best.c.s.vec);
   }
   std::printf("  and cite this sweep (GPU, date, command) next to the constants.\n");
+  outcome oc;
+  oc.t = &t;
+  oc.default_GBps = gbps(tu, def_final.st.median);
+  oc.best = def_final.c;
+  oc.best_GBps = oc.default_GBps;
+  for (const result& r : fin) {  // sorted by median: the first that ew ships
+    if (r.c.waves != 0 || r.c.s.load != load_hint::normal) continue;
+    const double mg = (def_final.st.median - r.st.median) / def_final.st.median;
+    const double sp = std::max((r.st.p75 - r.st.p25) / r.st.median,
+                               (def_final.st.p75 - def_final.st.p25) / def_final.st.median);
+    oc.best = r.c;
+    oc.best_GBps = gbps(tu, r.st.median);
+    oc.margin = mg;
+    oc.spread = sp;
+    oc.beats_default = !r.c.is_default && !same(r.c, def_final.c) && mg > sp;
+    break;
+  }
   std::fflush(stdout);
-  return true;
+  return oc;
+}
+
+/// Writes the policy header of --emit-header (include/ew/policy.cuh describes what a policy is).
+void write_header(const options& o, const std::vector<outcome>& cases, const device_info& dev, std::size_t n,
+                  mode m, const std::string& command) {
+  std::FILE* f = std::fopen(o.emit_header.c_str(), "w");
+  if (f == nullptr) throw bench_failure("cannot write " + o.emit_header);
+  const ew::tuning::launch_policy dp = ew::tuning::policy_for_cc(dev.cc);
+  std::fprintf(f, "// Generated by ew_tune; do not edit. %s (sm_%d, %d SMs), %s, driver CUDA %s, CCCL %s, ew %d.\n",
+               dev.name.c_str(), dev.cc, dev.sm_count, utc_now().c_str(), cuda_version_string(dev.driver_version).c_str(),
+               cccl_version_string().c_str(), EW_VERSION);
+  std::fprintf(f, "// Command: %s\n", command.c_str());
+  std::fprintf(f,
+               "// Each entry: the fastest configuration ew ships (no wave cap, plain loads) at n = %zu, %s L2, if it\n"
+               "// beat ew's default by more than the spread (IQR / median) of the final rounds; else ew's default.\n"
+               "// The run-time part applies on sm_%d only; other devices keep ew's own (include/ew/policy.cuh).\n"
+               "// Use: ew::elementwise<%s>(op, n, out, in, stream).\n",
+               n, mode_name(m), dev.cc, o.policy_name.c_str());
+  std::fprintf(f, "#pragma once\n\n#include <ew/elementwise.cuh>\n\nstruct %s {\n", o.policy_name.c_str());
+  std::fprintf(f, "  template <class Op>\n  static constexpr ew::policy_entry entry() {\n");
+  bool first = true;
+  for (const outcome& c : cases) {
+    const target& t = *c.t;
+    std::fprintf(f, "    // %s %s: %s %.1f GB/s, ew's default %.1f GB/s (%+.2f%%, spread %.2f%%)%s\n", t.op.c_str(),
+                 t.type.c_str(), c.best.label().c_str(), c.best_GBps, c.default_GBps, 100.0 * c.margin, 100.0 * c.spread,
+                 c.beats_default ? "" : ": default kept");
+    if (!c.beats_default) continue;
+    const int loads = c.best.s.unroll * t.arity;
+    const bool pdl = c.best.pdl < 0 ? dp.programmatic_launch : c.best.pdl != 0;
+    std::fprintf(f, "    %sif constexpr (cuda::std::is_same_v<Op, %s>) {\n", first ? "" : "} else ", t.functor_type.c_str());
+    std::fprintf(f, "      return make(%d, %d, %d, %s);\n", c.best.s.vec, loads, c.best.block, pdl ? "true" : "false");
+    first = false;
+  }
+  if (first) {
+    std::fprintf(f, "    return ew::default_policy::entry<Op>();\n");
+  } else {
+    std::fprintf(f, "    } else {\n      return ew::default_policy::entry<Op>();\n    }\n");
+  }
+  std::fprintf(f, "  }\n\n private:\n");
+  std::fprintf(f,
+               "  static constexpr ew::policy_entry make(int vec, int loads, int block, bool pdl) {\n"
+               "    ew::policy_entry e{};\n    e.vec_width = vec;\n    e.shape.loads_in_flight = loads;\n"
+               "    e.launch.block_threads = block;\n    e.launch.programmatic_launch = pdl;\n"
+               "    e.measured_cc = %d;\n    return e;\n  }\n};\n",
+               dev.cc);
+  std::fclose(f);
+  std::printf("\new_tune: wrote %s (%zu cases)\n", o.emit_header.c_str(), cases.size());
+}
+
+std::vector<std::string> split(const std::string& s) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
 }
 
 bool parse_list(const char* s, std::vector<int>& out, int min_value = 1) {
@@ -338,9 +432,13 @@ bool parse(int argc, char** argv, options& o) {
     if (a == "--standard") {
       o.standard = true;
     } else if (value("--op", v)) {
-      o.op = v;
+      o.ops = split(v == "all" ? "add,relu,clamp,scale_bias" : v);
     } else if (value("--type", v)) {
-      o.type = v;
+      o.types = split(v == "all" ? "f32,f16,bf16,f64" : v);
+    } else if (value("--emit-header", v)) {
+      o.emit_header = v;
+    } else if (value("--policy-name", v)) {
+      o.policy_name = v;
     } else if (value("--n", v)) {
       o.n = std::strtoull(v.c_str(), nullptr, 10);
       if (o.n == 0) return false;
@@ -394,14 +492,15 @@ int main(int argc, char** argv) {
   }
   if (!ok || argc < 2) {
     std::fprintf(stderr,
-                 "usage: ew_tune --op=add|relu --type=f32|f16 --n=N [--mode=cold|hot] [--samples=10] [--top=8]\n"
-                 "               [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--seed=N]\n"
+                 "usage: ew_tune --op=all|add,relu,clamp,scale_bias --type=all|f32,f16,bf16,f64 --n=N [--mode=cold|hot]\n"
+                 "               [--samples=10] [--top=8] [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--seed=N]\n"
+                 "               [--emit-header=FILE [--policy-name=NAME]]\n"
                  "       ew_tune --standard\n");
     return 2;
   }
 
   try {
-    const std::vector<target> targets = {target_add_f32(), target_relu_f32(), target_add_f16(), target_relu_f16()};
+    const std::vector<target> targets = all_targets();
     const device_info dev = query_device();
     cudaStream_t stream = nullptr;
     EWB_CHECK(cudaStreamCreateWithFlags(&stream, cudaStreamNonBlocking));
@@ -430,16 +529,22 @@ int main(int argc, char** argv) {
               {"add", "f32", std::size_t{1} << 24, mode::cold},
               {"add", "f32", std::size_t{1} << 20, mode::hot}};
     } else {
-      jobs = {{o.op, o.type, o.n, o.m}};
+      for (const std::string& op : o.ops) {
+        for (const std::string& type : o.types) jobs.push_back({op, type, o.n, o.m});
+      }
     }
     for (const job& j : jobs) {
-      const target* t = find_target(targets, j.op, j.type);
-      if (t == nullptr) {
-        std::fprintf(stderr, "ew_tune: no table for %s %s (built: add/relu x f32/f16)\n", j.op.c_str(), j.type.c_str());
+      if (find_target(targets, j.op, j.type) == nullptr) {
+        std::fprintf(stderr, "ew_tune: no table for %s %s (built: add, relu, clamp, scale_bias x f32, f16, bf16, f64)\n",
+                     j.op.c_str(), j.type.c_str());
         return 2;
       }
-      run_case(*t, o, j.n, j.m, stream, flusher, tm, dev);
     }
+    std::vector<outcome> outcomes;
+    for (const job& j : jobs) {
+      outcomes.push_back(run_case(*find_target(targets, j.op, j.type), o, j.n, j.m, stream, flusher, tm, dev));
+    }
+    if (!o.emit_header.empty()) write_header(o, outcomes, dev, o.n, o.m, command);
   } catch (const std::exception& ex) {
     std::fprintf(stderr, "ew_tune: FAILED: %s\n", ex.what());
     return 1;

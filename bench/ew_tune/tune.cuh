@@ -11,6 +11,7 @@
 
 #include <ew/elementwise.cuh>
 
+#include <cmath>
 #include <cstddef>
 #include <string>
 #include <type_traits>
@@ -47,6 +48,7 @@ struct shape {
 /// Everything ew_tune needs about one (op, type).
 struct target {
   std::string op, type;
+  std::string functor_type;  ///< C++ spelling, e.g. "ew::add<float>" (for --emit-header)
   int arity = 1;
   std::size_t elem_size = 0;
   int vec16 = 0;                    ///< elements in 16 bytes
@@ -60,17 +62,39 @@ struct target {
   check_result (*compare)(const void* got, const void* want, std::size_t n, double rel, cudaStream_t s) = nullptr;
 };
 
+/// The functor each case tunes, as ew_bench's sweep calls it: clamp to [-1, 1], scale_bias 1.5 x - 0.25.
+template <class Op>
+struct case_functor {
+  static Op make() { return Op{}; }
+};
+template <class T>
+struct case_functor<ew::clamp<T>> {
+  static ew::clamp<T> make() {
+    return ew::clamp<T>{round_to<T>(host_compute_t<T>(-1)), round_to<T>(host_compute_t<T>(1))};
+  }
+};
+template <class T>
+struct case_functor<ew::scale_bias<T>> {
+  static ew::scale_bias<T> make() { return ew::scale_bias<T>{ew::compute_t<T>(1.5), ew::compute_t<T>(-0.25)}; }
+};
+/// One instance per functor type (the launch functions are plain function pointers).
+template <class Op>
+const Op& case_op() {
+  static const Op op = case_functor<Op>::make();
+  return op;
+}
+
 /// `Op` on `T` over `x` with the shape's template arguments, through ew's dispatcher: the code users run.
 template <class Op, class T, int V, int U>
 cudaError_t launch_dispatch(const io& x, const variant_launch& v, cudaStream_t s) {
   T* out = static_cast<T*>(x.out);
   if constexpr (std::is_invocable_v<const Op&, T, T>) {
-    return ew::detail::dispatch<V, U>(Op{}, x.n, cuda::std::tuple<T*>(out),
+    return ew::detail::dispatch<V, U>(case_op<Op>(), x.n, cuda::std::tuple<T*>(out),
                                       cuda::std::tuple<const T*, const T*>(static_cast<const T*>(x.a),
                                                                            static_cast<const T*>(x.b)),
                                       s, &v.policy);
   } else {
-    return ew::detail::dispatch<V, U>(Op{}, x.n, cuda::std::tuple<T*>(out),
+    return ew::detail::dispatch<V, U>(case_op<Op>(), x.n, cuda::std::tuple<T*>(out),
                                       cuda::std::tuple<const T*>(static_cast<const T*>(x.a)), s, &v.policy);
   }
 }
@@ -80,9 +104,10 @@ template <class Op, class T, int V, int U, load_hint H>
 cudaError_t launch_hinted(const io& x, const variant_launch& v, cudaStream_t s) {
   T* out = static_cast<T*>(x.out);
   if constexpr (std::is_invocable_v<const Op&, T, T>) {
-    return launch_variant<V, U, H>(Op{}, x.n, out, v, s, static_cast<const T*>(x.a), static_cast<const T*>(x.b));
+    return launch_variant<V, U, H>(case_op<Op>(), x.n, out, v, s, static_cast<const T*>(x.a),
+                                   static_cast<const T*>(x.b));
   } else {
-    return launch_variant<V, U, H>(Op{}, x.n, out, v, s, static_cast<const T*>(x.a));
+    return launch_variant<V, U, H>(case_op<Op>(), x.n, out, v, s, static_cast<const T*>(x.a));
   }
 }
 
@@ -124,7 +149,28 @@ template <class T>
 struct host_reference<ew::relu<T>> {
   T operator()(T x, T) const { return widen(x) < 0 ? round_to<T>(host_compute_t<T>(0)) : x; }
 };
+template <class T>
+struct host_reference<ew::clamp<T>> {
+  T operator()(T x, T) const {
+    const host_compute_t<T> v = widen(x);
+    return v < -1 ? round_to<T>(host_compute_t<T>(-1)) : (1 < v ? round_to<T>(host_compute_t<T>(1)) : x);
+  }
+};
+/// A fused multiply-add rounded once; results must match within one unit in the last place (tolerance).
+template <class T>
+struct host_reference<ew::scale_bias<T>> {
+  T operator()(T x, T) const {
+    using C = host_compute_t<T>;
+    return round_to<T>(static_cast<C>(std::fma(C(1.5), widen(x), C(-0.25))));
+  }
+};
 
+/// The tolerance of each op's results against host_reference: one unit in the last place for scale_bias
+/// (a device that rounded the product and the sum separately would be within it), else bit for bit.
+template <class Op, class T>
+double case_rel_tol() {
+  return std::is_same_v<Op, ew::scale_bias<T>> ? type_traits<T>::epsilon : 0.0;
+}
 /// The table for `Op` on `T`; `ref(a, b)` is the host reference of one element, which the results must
 /// match within `rel_tol` (0: bit for bit).
 template <class Op, class T, class Ref>
@@ -165,10 +211,8 @@ target make_target(const char* op, Ref ref, double rel_tol = 0.0) {
   return t;
 }
 
-target target_add_f32();
-target target_relu_f32();
-target target_add_f16();
-target target_relu_f16();
+/// Every (op, type) table, one generated translation unit each (bench/CMakeLists.txt).
+std::vector<target> all_targets();
 
 }  // namespace tune
 }  // namespace ewb
