@@ -15,13 +15,14 @@
 
 #include "ew_tuned_h200.cuh"
 
-#define CHECK(expr)                                                                                           \
-  do {                                                                                                        \
-    const cudaError_t err_ = (expr);                                                                          \
-    if (err_ != cudaSuccess) {                                                                                \
-      std::fprintf(stderr, "%s failed: %s (%s)\n", #expr, cudaGetErrorString(err_), ew::last_error_message()); \
-      return 1;                                                                                               \
-    }                                                                                                         \
+#define CHECK(expr)                                                                 \
+  do {                                                                              \
+    const cudaError_t err_ = (expr);                                                \
+    if (err_ != cudaSuccess) {                                                      \
+      std::fprintf(stderr, "%s failed: %s (%s)\n", #expr, cudaGetErrorString(err_), \
+                   ew::last_error_message());                                       \
+      return 1;                                                                     \
+    }                                                                               \
   } while (0)
 
 int main() {
@@ -34,7 +35,8 @@ int main() {
   }
   const std::size_t n = (std::size_t{1} << 22) + 3;
   std::vector<double> host(n);
-  for (std::size_t i = 0; i < n; ++i) host[i] = std::ldexp(static_cast<double>((i * 2654435761u) % 4096) - 2048, -9);
+  for (std::size_t i = 0; i < n; ++i)
+    host[i] = std::ldexp(static_cast<double>((i * 2654435761u) % 4096) - 2048, -9);
   double *x = nullptr, *y = nullptr, *z = nullptr;
   CHECK(cudaMalloc(&x, n * sizeof(double)));
   CHECK(cudaMalloc(&y, n * sizeof(double)));
@@ -55,7 +57,8 @@ int main() {
   CHECK(cudaMemcpy(tuned.data(), y, n * sizeof(double), cudaMemcpyDeviceToHost));
   CHECK(cudaMemcpy(plain.data(), z, n * sizeof(double), cudaMemcpyDeviceToHost));
   std::size_t wrong = 0;
-  for (std::size_t i = 0; i < n; ++i) wrong += tuned[i] != plain[i] || tuned[i] != std::fma(1.5, host[i], -0.25);
+  for (std::size_t i = 0; i < n; ++i)
+    wrong += tuned[i] != plain[i] || tuned[i] != std::fma(1.5, host[i], -0.25);
   std::printf("tuned_policy: %zu elements, %zu wrong\n", n, wrong);
   CHECK(cudaFree(x));
   CHECK(cudaFree(y));

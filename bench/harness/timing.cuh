@@ -37,8 +37,8 @@ struct measure_options {
   /// before each launch; 2026-11-30 and 2026-12-01 runs), so 30 samples leave two medians of one row about
   /// 2% apart by chance, and 100 bring that near 1%.
   int small_cold_sample_factor = 10;
-  int max_reruns = 2;           ///< extra rounds when cv > cv_limit
-  double cv_limit = 0.02;       ///< the rerun rule's threshold
+  int max_reruns = 2;                 ///< extra rounds when cv > cv_limit
+  double cv_limit = 0.02;             ///< the rerun rule's threshold
   double hot_graph_seconds = 100e-6;  ///< hot mode: launches per graph chosen so a replay takes about this
   int hot_min_launches = 4;
   int hot_max_launches = 1000;
@@ -72,8 +72,8 @@ class timer {
   /// another function's graph pays for the switch; docs/BENCHMARKS.md, "Interleaving"). The rerun rule
   /// applies to the round as a whole: it is rerun while any function's cv is above the limit, and the round
   /// whose largest cv is lowest is kept for all. Result k is fns[k]'s.
-  std::vector<measurement> measure_interleaved(mode m, const std::vector<launch_fn>& fns, double estimate_seconds,
-                                               const measure_options& o);
+  std::vector<measurement> measure_interleaved(mode m, const std::vector<launch_fn>& fns,
+                                               double estimate_seconds, const measure_options& o);
   /// One round of `samples` samples of every function, in blocks as above; result[k][s] is fns[k]'s sample s.
   std::vector<std::vector<double>> cold_round(const std::vector<launch_fn>& fns, int samples);
   std::vector<std::vector<double>> hot_round(const std::vector<launch_fn>& fns, int launches, int samples);

@@ -44,7 +44,8 @@ std::tuple<std::vector<host_element_t<Out>>...> guarded_launch_outs_impl(
                                       ew::in(static_cast<const In*>(std::get<I>(din)->data())...), stream));
     } else {
       EW_REQUIRE_CUDA(ew::elementwise<Policy>(op, n, ew::out(std::get<O>(dout)->data()...),
-                                              ew::in(static_cast<const In*>(std::get<I>(din)->data())...), stream));
+                                              ew::in(static_cast<const In*>(std::get<I>(din)->data())...),
+                                              stream));
     }
     EW_REQUIRE_CUDA(cudaStreamSynchronize(stream));
     const bool outputs_intact = (std::get<O>(dout)->guards_intact() && ...);
@@ -79,8 +80,8 @@ std::tuple<std::vector<host_element_t<Out>>...> guarded_launch_outs(Op op, std::
                                                                     std::size_t off_in, cudaStream_t stream,
                                                                     const std::vector<In>&... ins) {
   return guarded_launch_outs_impl<ew::default_policy, Out...>(std::index_sequence_for<Out...>{},
-                                                              std::index_sequence_for<In...>{}, op, off_out, off_in,
-                                                              stream, ins...);
+                                                              std::index_sequence_for<In...>{}, op, off_out,
+                                                              off_in, stream, ins...);
 }
 
 /// guarded_launch_outs with one output.
@@ -94,8 +95,8 @@ std::vector<host_element_t<Out>> guarded_launch(Op op, std::size_t off_out, std:
 template <class Policy, class Out, class Op, class... In>
 std::vector<host_element_t<Out>> guarded_launch_with(Op op, std::size_t off_out, std::size_t off_in,
                                                      cudaStream_t stream, const std::vector<In>&... ins) {
-  return std::get<0>(guarded_launch_outs_impl<Policy, Out>(std::index_sequence<0>{}, std::index_sequence_for<In...>{},
-                                                           op, off_out, off_in, stream, ins...));
+  return std::get<0>(guarded_launch_outs_impl<Policy, Out>(
+      std::index_sequence<0>{}, std::index_sequence_for<In...>{}, op, off_out, off_in, stream, ins...));
 }
 
 }  // namespace ew_test

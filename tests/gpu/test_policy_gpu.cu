@@ -3,7 +3,8 @@
 // Launch policies on the GPU (policy.cuh): `ew::elementwise<Policy>` computes exactly what
 // `ew::elementwise` does, whatever the policy's vector width, loads in flight, block size, tile and
 // programmatic launch, on this device's compute capability and on another's (where ew's own run-time policy
-// applies); at edge sizes, aligned and misaligned, with guard bands and poisoned outputs (launch_helpers.cuh).
+// applies); at edge sizes, aligned and misaligned, with guard bands and poisoned outputs
+// (launch_helpers.cuh).
 
 #include <array>
 #include <cstdint>
@@ -75,14 +76,15 @@ TEST_CASE("a policy changes how, not what: every shape gives ew's results", "[po
   const auto sb = ew::scale_bias<double>{1.5, -0.25};
   const auto sb_ref = [sb](double x, double) { return sb(x); };
   // The policy's run-time part applies.
-  check_policy<odd_policy<2, 4, 96, true, true>, float>("add f32, vec 2, 4 loads, 96 threads", ew::add<float>{}, add_ref,
-                                                     stream.s);
+  check_policy<odd_policy<2, 4, 96, true, true>, float>("add f32, vec 2, 4 loads, 96 threads",
+                                                        ew::add<float>{}, add_ref, stream.s);
   check_policy<odd_policy<4, 1, 33, false, true>, __half>("relu f16, vec 4, 1 load, 33 threads, no PDL",
-                                                       ew::relu<__half>{}, relu_ref, stream.s);
-  check_policy<odd_policy<1, 8, 512, true, true>, double>("scale_bias f64, scalar accesses, 8 loads, 512 threads", sb,
-                                                       sb_ref, stream.s);
+                                                          ew::relu<__half>{}, relu_ref, stream.s);
+  check_policy<odd_policy<1, 8, 512, true, true>, double>(
+      "scale_bias f64, scalar accesses, 8 loads, 512 threads", sb, sb_ref, stream.s);
   // Another architecture's: ew's own run-time policy with the policy's kernel shape.
-  check_policy<odd_policy<2, 4, 96, true, false>, float>("add f32 on another architecture's policy", ew::add<float>{},
-                                                     add_ref, stream.s);
-  check_policy<ew::default_policy, float>("add f32, ew::default_policy named", ew::add<float>{}, add_ref, stream.s);
+  check_policy<odd_policy<2, 4, 96, true, false>, float>("add f32 on another architecture's policy",
+                                                         ew::add<float>{}, add_ref, stream.s);
+  check_policy<ew::default_policy, float>("add f32, ew::default_policy named", ew::add<float>{}, add_ref,
+                                          stream.s);
 }

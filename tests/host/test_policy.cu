@@ -82,9 +82,11 @@ TEST_CASE("a policy call checks its arguments before anything else", "[policy]")
   // A misaligned pointer (1 byte into a float): rejected the same way.
   alignas(16) static float storage[8] = {};
   float* odd = reinterpret_cast<float*>(reinterpret_cast<char*>(storage) + 1);
-  REQUIRE(ew::elementwise<add_tuned>(ew::add<float>{}, 4, odd, ew::in(storage, storage)) == cudaErrorInvalidValue);
+  REQUIRE(ew::elementwise<add_tuned>(ew::add<float>{}, 4, odd, ew::in(storage, storage)) ==
+          cudaErrorInvalidValue);
   // The plain overload with an explicit Op and VecWidth is still the plain one.
   REQUIRE(ew::elementwise<ew::add<float>, 4>(ew::add<float>{}, 0, null_out, ew::in(null_in, null_in)) ==
           cudaSuccess);
-  REQUIRE(ew::elementwise<ew::default_policy>(ew::relu<float>{}, 10, null_out, null_in) == cudaErrorInvalidValue);
+  REQUIRE(ew::elementwise<ew::default_policy>(ew::relu<float>{}, 10, null_out, null_in) ==
+          cudaErrorInvalidValue);
 }

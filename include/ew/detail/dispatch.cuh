@@ -148,7 +148,9 @@ cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...
 /// Vector width of a launch: the call's `VecWidth` when not 0, else `policy_vec` when not 0, else
 /// `default_vec_width` of the element types.
 template <int VecWidth, int PolicyVec, class... T>
-inline constexpr int launch_vec_width = VecWidth != 0 ? VecWidth : (PolicyVec != 0 ? PolicyVec : default_vec_width<T...>);
+inline constexpr int launch_vec_width = VecWidth != 0
+                                            ? VecWidth
+                                            : (PolicyVec != 0 ? PolicyVec : default_vec_width<T...>);
 
 /// `dispatch` with the tuned kernel shape; `VecWidth` 0 means `default_vec_width`.
 template <int VecWidth, class Op, class... Out, class... In>
