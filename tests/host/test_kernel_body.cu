@@ -13,6 +13,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include <catch2/catch.hpp>
@@ -135,6 +136,64 @@ TEST_CASE("kernel body on the host: every element and no byte more, at every off
   }
   // Non-power-of-two elements take the scalar path and still cover everything exactly once.
   for (std::size_t n : sizes) run_body<1, 2, float3, float3, float3>(add3{}, n, {0, 1, 2});
+}
+
+namespace {
+
+/// Tells every operand apart: x * c + s - (i mod 1021), in double so that no rounding hides a wrong lane.
+struct with_index {
+  EW_HD double operator()(float x, std::int64_t i, float c, double s) const {
+    return static_cast<double>(x) * c + s - static_cast<double>(i % 1021);
+  }
+};
+
+/// The kernel body over a whole simulated grid with operands that are not arrays: `x` a host array at
+/// element offset `x_off`, the element index, a constant, and a scalar read from host memory; the output at
+/// `out_off`. The head and the vector path come from the memory operands alone (the output and `x`).
+template <int Vec, int Unroll>
+void run_index_body(std::size_t n, std::size_t out_off, std::size_t x_off) {
+  host_array<double> out(n, out_off * sizeof(double));
+  host_array<float> x(n, x_off * sizeof(float));
+  fill(x.data(), n, ew_test::base_seed() + 7 * n + x_off);
+  std::memset(static_cast<void*>(out.data()), ew_test::poison_byte, n * sizeof(double));
+  const float c = 1.75f;
+  const double s = 0.125;
+  const pointer_info memory[] = {ew::detail::info_of(out.data()), ew::detail::info_of(x.data())};
+  const int head = vector_head(memory, 2, Vec);
+  using ins_t = cuda::std::tuple<ew::detail::contiguous_input<float>, ew::detail::index_input,
+                                 ew::detail::constant_input<float>, ew::detail::scalar_input<double>>;
+  const ins_t ins{{x.data()}, {}, {c}, {&s}};
+  const auto plan = ew::detail::plan_paths<Vec, Unroll>(n, head, ew::tuning::policy_for_cc(90));
+  for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
+    for (std::size_t th = 0; th < plan.shape.block_threads; ++th) {
+      ew::detail::elementwise_grid_thread<with_index, Vec, Unroll, ew::detail::scalar_unroll<Vec, Unroll>>(
+          with_index{}, plan.part, plan.shape, cuda::std::tuple<double*>(out.data()), ins, b, th);
+    }
+  }
+  std::size_t wrong = 0, first = n;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double want = with_index{}(x.data()[i], static_cast<std::int64_t>(i), c, s);
+    if (!ew_test::same_bits(out.data()[i], want) && wrong++ == 0) first = i;
+  }
+  INFO("n=" << n << " offsets out " << out_off << " x " << x_off << " head " << head << " first wrong " << first);
+  REQUIRE(wrong == 0);
+  REQUIRE(out.guards_intact());
+  REQUIRE(x.guards_intact());
+}
+
+}  // namespace
+
+TEST_CASE("kernel body on the host: index, constant and scalar operands beside an array", "[kernel_body]") {
+  STATIC_REQUIRE(std::is_same_v<ew::detail::index_input::value_type, std::int64_t>);
+  for (std::size_t n : {std::size_t{1}, std::size_t{2}, std::size_t{7}, std::size_t{33}, std::size_t{1023},
+                        std::size_t{4097}, std::size_t{65537}}) {
+    for (std::size_t a = 0; a < 2; ++a) {
+      for (std::size_t b = 0; b < 4; ++b) {
+        run_index_body<2, 2>(n, a, b);  // 16 bytes of double per vector
+        run_index_body<1, 4>(n, a, b);  // the scalar path
+      }
+    }
+  }
 }
 
 TEST_CASE("pointer checks: element alignment is alignof, not sizeof", "[kernel_body]") {
