@@ -8,7 +8,8 @@
 # benchmarks on). STAGES: tests sanitizers bench compare tune torch plot (default: all but compare, in that
 # order; compare needs EW_COMPARE_BASE, see below).
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
-# logs.tar.gz (every log), bench.json, torch_triton.json, tune.txt, bench.png, bench_hot.png, ratios.md.
+# logs.tar.gz (every log), bench.json, bench_cccl_pypi.json, hot.json, hot_cccl_pypi.json, torch_triton.json,
+# tune.txt, bench.png, bench_hot.png, ratios.md.
 # The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step;
 # EW_SANITIZER_TOOLS picks some of the four tools (e.g. to run two tools per GPU on a two-GPU machine);
 # EW_SANITIZER_PARALLEL=1 runs them at once.
@@ -104,7 +105,9 @@ fi
 # bench: the full sweep of ew_bench (toolkit CCCL) and of ew_bench_cccl_pypi (the pinned PyPI CCCL) when
 # built, into bench.json and bench_cccl_pypi.json; then each binary's self-check (bench/scripts/self_check.py):
 # a sample of rows rerun in reverse order in another process, and a few rows each alone in a process of
-# their own, must agree with the sweep within 2%; the check is written into the sweep's JSON.
+# their own, must agree with the sweep within 2%; the check is written into the sweep's JSON. Then the
+# hot-only run (hot.json, hot_cccl_pypi.json) and the cell table against cub (logs, and its last line in
+# the summary).
 selfcheck_sample=${EW_SELFCHECK_SAMPLE:-'^(add|clamp)/(f32|f16)/(ew|cub|cub_native)/(cold/aligned/(1048576|268435456)|hot/aligned/65536)/'}
 selfcheck_alone=${EW_SELFCHECK_ALONE:-"add/f32/cub/cold/aligned/268435456 add/f32/ew/cold/aligned/268435456 clamp/f16/cub_native/hot/aligned/65536 clamp/f16/ew/hot/aligned/65536 relu/bf16/cub/cold/aligned/268435456"}
 if has bench; then
@@ -123,6 +126,14 @@ if has bench; then
     python3 bench/scripts/self_check.py --sweep "$json" --reverse "$logs/$b.reverse.json" --alone "${alone[@]}" \
       >"$logs/$b.selfcheck.txt" 2>&1 || status=1
     tee -a "$summary" <"$logs/$b.selfcheck.txt"
+    # The graph-replay cells again in a process of their own (only ew's and cub's hot rows at 2^16 and 2^20):
+    # in the full sweep, other implementations' small launches run slower after the 2^28 rows (the README
+    # and bench/results/2026-12-01-h200-fair/ say more); bench/scripts/cells.py --hot takes these.
+    hot="$out/hot${b#ew_bench}.json"
+    step "bench.$b.hot" "$build/bench/$b" --ew_modes=hot \
+      --benchmark_filter='^(add|relu|clamp|scale_bias)/[^/]+/(ew|cub|cub_native)/hot/(aligned|misaligned)/(65536|1048576)/' \
+      --benchmark_out="$hot" --benchmark_out_format=json || status=1
+    python3 bench/scripts/cells.py "$json" --hot "$hot" --markdown "$logs/$b.cells.md" | tail -n 1 | tee -a "$summary"
   done
 fi
 # compare: this build's ew_bench against another build's ($EW_COMPARE_BASE, e.g. one built from an earlier
