@@ -108,7 +108,9 @@ fi
 # their own, must agree with the sweep within 2%; the check is written into the sweep's JSON. Then the
 # hot-only run (hot.json, hot_cccl_pypi.json) and the cell table against cub (logs, and its last line in
 # the summary).
-selfcheck_sample=${EW_SELFCHECK_SAMPLE:-'^(add|clamp)/(f32|f16)/(ew|cub|cub_native)/(cold/aligned/(1048576|268435456)|hot/aligned/65536)/'}
+# The sample takes every implementation of its cells, so that they are timed with the same company as in
+# the sweep.
+selfcheck_sample=${EW_SELFCHECK_SAMPLE:-'^(add|clamp)/(f32|f16)/[^/]+/(cold/aligned/(1048576|268435456)|hot/aligned/65536)/'}
 selfcheck_alone=${EW_SELFCHECK_ALONE:-"add/f32/cub/cold/aligned/268435456 add/f32/ew/cold/aligned/268435456 clamp/f16/cub_native/hot/aligned/65536 clamp/f16/ew/hot/aligned/65536 relu/bf16/cub/cold/aligned/268435456"}
 if has bench; then
   for b in ew_bench ew_bench_cccl_pypi; do
@@ -133,7 +135,12 @@ if has bench; then
     step "bench.$b.hot" "$build/bench/$b" --ew_modes=hot \
       --benchmark_filter='^(add|relu|clamp|scale_bias)/[^/]+/(ew|cub|cub_native)/hot/(aligned|misaligned)/(65536|1048576)/' \
       --benchmark_out="$hot" --benchmark_out_format=json || status=1
-    python3 bench/scripts/cells.py "$json" --hot "$hot" --markdown "$logs/$b.cells.md" | tail -n 1 | tee -a "$summary"
+    if python3 bench/scripts/cells.py "$json" --hot "$hot" --markdown "$logs/$b.cells.md" >"$logs/$b.cells.txt" 2>&1; then
+      grep -E '^[0-9]+ cells:|^missing cells' "$logs/$b.cells.txt" | tee -a "$summary"
+    else
+      say "cells.py failed on $json: $(tail -n 1 "$logs/$b.cells.txt")"
+      status=1
+    fi
   done
 fi
 # compare: this build's ew_bench against another build's ($EW_COMPARE_BASE, e.g. one built from an earlier

@@ -72,6 +72,7 @@ struct entry {
 struct cell_state {
   std::vector<std::shared_ptr<entry>> members;
   std::map<const entry*, measurement> measured;
+  std::map<const entry*, int> timed_with;  ///< how many other rows shared the measurement's round
   std::map<const entry*, std::string> errors;
 };
 
@@ -137,6 +138,7 @@ void measure_cell(cell_state& c, entry& first) {
       const check_result chk = m->r.check(e.stream);
       if (chk.bad != 0) throw bench_failure("wrong result after timing: " + describe(chk, m->r.n));
       c.measured[m] = ms[k];
+      c.timed_with[m] = static_cast<int>(timed.size()) - 1;
     } catch (const std::exception& ex) {
       c.errors[m] = ex.what();
     }
@@ -151,12 +153,15 @@ void run_entry(benchmark::State& state, entry& en) {
   en.reported = true;
   std::string error;
   measurement m;
+  int together = 0;
   if (c.errors.count(&en) != 0) {
     error = c.errors[&en];
     c.errors.erase(&en);
   } else if (c.measured.count(&en) != 0) {
     m = c.measured[&en];
+    together = c.timed_with[&en];
     c.measured.erase(&en);
+    c.timed_with.erase(&en);
   } else {
     error = "not measured";
   }
@@ -170,8 +175,6 @@ void run_entry(benchmark::State& state, entry& en) {
   }
   for (auto _ : state) state.SetIterationTime(m.stats.median);
 
-  int together = 0;
-  for (const auto& x : c.members) together += x->selected ? 1 : 0;
   const double GBps = r.bytes / m.stats.median / 1e9;
   results()[r.name] = GBps;
   state.counters["GB/s"] = GBps;
@@ -189,7 +192,7 @@ void run_entry(benchmark::State& state, entry& en) {
   state.counters["noisy"] = m.noisy ? 1 : 0;
   state.counters["launches_per_sample"] = m.launches_per_sample;
   state.counters["cccl_version"] = CCCL_VERSION;
-  state.counters["interleaved_with"] = together - 1;
+  state.counters["interleaved_with"] = together;
   if (m.noisy) {
     std::ostringstream s;
     s.precision(3);

@@ -155,7 +155,7 @@ void ensure_reference(const std::string& op, std::size_t n, std::size_t offset, 
 /// result fails the row and the run.
 ///
 /// Rows with the same `cell` (the same op, type, mode, alignment and size; implementations differ) are
-/// timed together, interleaved sample by sample (timer::measure_interleaved): when the first of them runs,
+/// timed together, in interleaved blocks of samples (timer::measure_interleaved): when the first of them runs,
 /// every row of the cell that the run selects is measured, and the others report that measurement when
 /// their turn comes. Rows of one cell write distinct output slots (`slot`). `prime`, when set, calls the
 /// implementation once on `prime_n` elements of scratch memory before any row runs: every instantiation

@@ -194,9 +194,10 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("cccl_version_number", std::to_string(CCCL_VERSION));
     benchmark::AddCustomContext("row_order", e.opt.reverse ? "reversed (--ew_reverse)" : "registration order");
     benchmark::AddCustomContext(
-        "interleaving", "the selected implementations of one op/type/mode/alignment/size are timed together, "
-                        "each sample timing every one once in an order rotating by sample; counter "
-                        "interleaved_with = how many others");
+        "interleaving", "the selected implementations of one op/type/mode/alignment/size are timed together: a "
+                        "round is 3 repetitions, each a block of consecutive samples of every implementation "
+                        "after an untimed launch of it, the first rotating by repetition; counter "
+                        "interleaved_with = how many others shared the round");
     benchmark::AddCustomContext(
         "priming", "before any row, each implementation instantiation (op/type/impl) is called once at the "
                    "largest size the run selects for it (CCCL 3.0.1 DeviceTransform keeps its first call's "

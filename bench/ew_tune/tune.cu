@@ -490,6 +490,11 @@ int main(int argc, char** argv) {
     std::printf("no CUDA device: skipping benchmarks (%s)\n", why.c_str());
     return 0;
   }
+  if (ok && o.standard && !o.emit_header.empty()) {
+    std::fprintf(stderr, "ew_tune: --emit-header takes --op/--type/--n/--mode, not --standard (whose cases differ "
+                         "in size and mode, and one policy entry per op and type can hold only one of them)\n");
+    return 2;
+  }
   if (!ok || argc < 2) {
     std::fprintf(stderr,
                  "usage: ew_tune --op=all|add,relu,clamp,scale_bias --type=all|f32,f16,bf16,f64 --n=N [--mode=cold|hot]\n"

@@ -9,18 +9,25 @@ baseline's first-call configuration).
 
 Prints one line per checked row (sweep time, check time, ratio) and writes the result into the sweep's
 JSON as "self_check" (so the committed bench.json records it). Exits 1 when a row disagrees by more than
-the tolerance, 2 on a malformed input (a checked row missing from the sweep, or no row checked)."""
+the tolerance, 2 on a malformed input (a checked row missing from the sweep or failed in a check run, a
+check file without rows, or no row checked)."""
 import argparse
 import json
 import sys
 
 
-def rows_of(doc):
+def rows_of(doc, errors=None):
+    """The rows of a run by name; rows that failed go to `errors` (name: message) when given."""
     out = {}
     for b in doc["benchmarks"]:
-        if b.get("run_type", "iteration") != "iteration" or "error_occurred" in b:
+        if b.get("run_type", "iteration") != "iteration":
             continue
-        out[b["run_name"].split("/iterations")[0]] = b
+        name = b["run_name"].split("/iterations")[0]
+        if "error_occurred" in b:
+            if errors is not None:
+                errors[name] = b.get("error_message", "error")
+            continue
+        out[name] = b
     return out
 
 
@@ -37,7 +44,13 @@ def main():
     bad_input = []
     for how, paths in (("reverse", a.reverse), ("alone", a.alone)):
         for p in paths:
-            for name, b in rows_of(json.load(open(p))).items():
+            failed = {}
+            rows = rows_of(json.load(open(p)), failed)
+            for name, msg in failed.items():
+                bad_input.append(f"{name} ({how}, {p}) failed in the check run: {msg}")
+            if not rows and not failed:
+                bad_input.append(f"{p} ({how}) holds no row")
+            for name, b in rows.items():
                 if name not in sweep:
                     bad_input.append(f"{name} ({how}, {p}) is not in the sweep")
                     continue

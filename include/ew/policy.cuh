@@ -25,9 +25,9 @@ namespace ew {
 
 /// One op's launch choices, as a policy returns them.
 struct policy_entry {
-  /// Elements per vector access; 0 = ew's default (16 bytes of the widest element type). A width the
-  /// element types cannot take (width x size over 16 bytes, or an element size with no vector form) is a
-  /// compile-time error, as for `ew::elementwise<Op, VecWidth>`.
+  /// Elements per vector access; 0 = ew's default (16 bytes of the widest element type). A call whose
+  /// element types cannot take this width (width x size over 16 bytes, or an element size with no vector
+  /// form) gets ew's default width instead.
   int vec_width = 0;
   /// Loads in flight per thread (compile time).
   tuning::kernel_shape shape = tuning::default_kernel_shape;

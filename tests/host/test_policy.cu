@@ -66,6 +66,12 @@ TEST_CASE("a policy entry picks the kernel's shape; the call's VecWidth wins ove
   STATIC_REQUIRE(t.shape.unroll_for(1) == 4);
   STATIC_REQUIRE(add_tuned::entry<ew::relu<float>>().vec_width == 0);
   STATIC_REQUIRE(add_tuned::entry<ew::relu<float>>().launch.block_threads == 0);
+  // A policy's width that the call's types cannot take falls back to the default: 4 doubles do not fit in
+  // 16 bytes, float3 has no vector form.
+  STATIC_REQUIRE(ew::detail::launch_vec_width<0, 4, double, float, float> == 2);
+  STATIC_REQUIRE(ew::detail::launch_vec_width<0, 4, float3, float> == 1);
+  STATIC_REQUIRE(ew::detail::launch_vec_width<0, 1, float3, float> == 1);
+  STATIC_REQUIRE(ew::detail::launch_vec_width<0, 8, __half, __half> == 8);
   // An explicit VecWidth overrides the policy's.
   STATIC_REQUIRE(ew::detail::launch_vec_width<1, t.vec_width, float, float, float> == 1);
 }

@@ -145,12 +145,19 @@ cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...
                                stream);
 }
 
-/// Vector width of a launch: the call's `VecWidth` when not 0, else `policy_vec` when not 0, else
-/// `default_vec_width` of the element types.
+/// Whether a policy's vector width `PolicyVec` suits element types `T...`: 1 always; wider only when every
+/// type has a vector form and `PolicyVec` of the widest fit in one 16-byte access.
+template <int PolicyVec, class... T>
+inline constexpr bool policy_vec_fits =
+    PolicyVec == 1 || ((is_vectorizable_v<T> && ...) && PolicyVec * largest_size<T...> <= tuning::vector_bytes);
+
+/// Vector width of a launch: the call's `VecWidth` when not 0 (checked by `dispatch`), else the policy's
+/// `PolicyVec` when not 0 and it suits the element types (a policy tuned for `add<float>` into float may be
+/// used with double outputs), else `default_vec_width` of the element types.
 template <int VecWidth, int PolicyVec, class... T>
-inline constexpr int launch_vec_width = VecWidth != 0
-                                            ? VecWidth
-                                            : (PolicyVec != 0 ? PolicyVec : default_vec_width<T...>);
+inline constexpr int launch_vec_width =
+    VecWidth != 0 ? VecWidth
+                  : (PolicyVec != 0 && policy_vec_fits<PolicyVec, T...> ? PolicyVec : default_vec_width<T...>);
 
 /// `dispatch` with the tuned kernel shape; `VecWidth` 0 means `default_vec_width`.
 template <int VecWidth, class Op, class... Out, class... In>
