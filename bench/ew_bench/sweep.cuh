@@ -159,20 +159,17 @@ void register_copy_rows(std::size_t n, std::size_t offset) {
 /// (Op::native), every other implementation with ew's functor.
 template <class Op, class T>
 void launch_op(impl i, std::size_t n, T* out, const T* a, const T* b, cudaStream_t s) {
-  if (i == impl::cub_native) {
-    const auto f = Op::template native<T>();
+  const auto with = [&](const auto& f) {
     if constexpr (Op::arity == 1) {
-      launch_cub(f, n, out, s, a);
+      launch_impl(i, f, n, out, s, a);
     } else {
-      launch_cub(f, n, out, s, a, b);
+      launch_impl(i, f, n, out, s, a, b);
     }
-    return;
-  }
-  const auto f = Op::template functor<T>();
-  if constexpr (Op::arity == 1) {
-    launch_impl(i, f, n, out, s, a);
+  };
+  if (i == impl::cub_native) {
+    with(Op::template native<T>());
   } else {
-    launch_impl(i, f, n, out, s, a, b);
+    with(Op::template functor<T>());
   }
 }
 

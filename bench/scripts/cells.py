@@ -26,6 +26,12 @@ COLS = [("cold", 1 << 20), ("cold", 1 << 22), ("cold", 1 << 24), ("cold", 1 << 2
         ("hot", 1 << 16), ("hot", 1 << 20)]
 
 
+def rows_of(doc):
+    """The rows of an ew_bench JSON that ran, by name (without Google Benchmark's suffix)."""
+    return {b["run_name"].split("/iterations")[0]: b for b in doc["benchmarks"]
+            if b.get("run_type", "iteration") == "iteration" and "error_occurred" not in b}
+
+
 def label(mode, n):
     return f"{'graph ' if mode == 'hot' else ''}2^{int(math.log2(n))}"
 
@@ -40,16 +46,8 @@ def main():
     ap.add_argument("--section")
     a = ap.parse_args()
     doc = json.load(open(a.bench))
-    rows = {}
-    for b in doc["benchmarks"]:
-        if b.get("run_type", "iteration") == "iteration" and "error_occurred" not in b:
-            rows[b["run_name"].split("/iterations")[0]] = b
-    hot_rows = None
-    if a.hot:
-        hot_rows = {}
-        for b in json.load(open(a.hot))["benchmarks"]:
-            if b.get("run_type", "iteration") == "iteration" and "error_occurred" not in b:
-                hot_rows[b["run_name"].split("/iterations")[0]] = b
+    rows = rows_of(doc)
+    hot_rows = rows_of(json.load(open(a.hot))) if a.hot else None
     ctx = doc.get("context", {})
     cccl = ctx.get("cccl_version", "?")
     cells = []
