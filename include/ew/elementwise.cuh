@@ -23,8 +23,10 @@
 #include "arguments.cuh"
 #include "compose.cuh"
 #include "detail/dispatch.cuh"
+#include "detail/dispatch_nd.cuh"
 #include "error.cuh"
 #include "functor.cuh"
+#include "operands.cuh"
 #include "ops.cuh"
 #include "policy.cuh"
 
@@ -39,10 +41,10 @@ inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 /// launch policy applies on devices of its `measured_cc`.
 template <class Policy, int VecWidth, class Op, class... Out, class... In>
 cudaError_t dispatch_policy(const Op& op, std::size_t n, const cuda::std::tuple<Out*...>& outs,
-                            const cuda::std::tuple<const In*...>& ins, cudaStream_t stream) {
+                            const cuda::std::tuple<In...>& ins, cudaStream_t stream) {
   constexpr policy_entry e = Policy::template entry<Op>();
-  constexpr int vec = launch_vec_width<VecWidth, e.vec_width, Out..., In...>;
-  constexpr int unroll = e.shape.unroll_for(static_cast<int>(sizeof...(In)));
+  constexpr int vec = launch_vec_width<VecWidth, e.vec_width, Out..., array_type_t<In>...>;
+  constexpr int unroll = e.shape.unroll_for(num_array_inputs<In...>);
   static_assert(e.shape.loads_in_flight >= 1 && e.shape.loads_in_flight <= 16,
                 "ew::policy_entry: shape.loads_in_flight must be in [1, 16]");
   const tuning::launch_policy launch = e.launch;
@@ -81,8 +83,38 @@ cudaError_t dispatch_policy(const Op& op, std::size_t n, const cuda::std::tuple<
 inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 template <class Op, int VecWidth = vec_auto, class Out, class In>
 [[nodiscard]] cudaError_t elementwise(Op op, std::size_t n, Out out, In in, cudaStream_t stream = 0) {
+  static_assert(detail::all_pointers<decltype(detail::output_tuple(out))>,
+                "ew::elementwise: a 1-D launch writes pointers; an ew::strided output needs an "
+                "N-dimensional launch (ew::extents{...} instead of n)");
   return detail::dispatch_default<VecWidth>(op, n, detail::output_tuple(out), detail::input_tuple(in),
                                             stream);
+}
+
+/// Applies `op` at every coordinate of the N-dimensional shape `shape` (`ew::extents{d0, d1, ...}`,
+/// row-major, the last dimension fastest): `out[x] = op(in0[x], in1[x], ...)`.
+///
+/// @param out    A pointer (a row-major array of `shape`), an `ew::strided` view of exactly `shape`, or
+///               `ew::out(...)` of them. No two elements of an output may share an address (a stride of 0
+///               is rejected), and outputs may not overlap each other or any input other than exactly the
+///               same view (in place).
+/// @param in     Pointers (row-major arrays of `shape`), `ew::strided` views broadcastable to `shape`
+///               (NumPy's rule: right-aligned, each extent equal to the launch's or 1), `ew::index()` (the
+///               linear index) or `ew::index(d)` (the coordinate along `d`), `ew::constant(v)`,
+///               `ew::scalar(p)`; or `ew::in(...)` of them.
+/// @return cudaSuccess (an extent of 0 launches nothing); cudaErrorInvalidValue with nothing launched for
+///         bad arguments (negative extents or strides, a view not broadcastable to `shape`, an output view
+///         of other extents, overlaps, null or misaligned pointers, sizes past 64 bits); or the launch's
+///         CUDA error. `ew::last_error_message()` says why.
+///
+/// Dimensions are coalesced first (size-1 dimensions dropped, the rest ordered by the first output's
+/// strides and merged where every operand's strides chain): a launch that is contiguous after that runs
+/// as the 1-D launch. Otherwise the N-dimensional kernel walks rows of the innermost dimension with 16-byte
+/// vectors where every output's innermost stride is 1 and every array input's is 1 or 0 (broadcast: one
+/// load per vector), and element by element elsewhere (a transposed read).
+template <class Op, int VecWidth = vec_auto, int Rank, class Out, class In>
+[[nodiscard]] cudaError_t elementwise(Op op, const extents<Rank>& shape, Out out, In in,
+                                      cudaStream_t stream = 0) {
+  return detail::dispatch_nd<VecWidth>(op, shape, detail::output_tuple(out), detail::input_tuple(in), stream);
 }
 
 /// `ew::elementwise` with the launch choices of `Policy` (policy.cuh) instead of ew's defaults:
@@ -96,6 +128,5 @@ template <class Policy, int VecWidth = vec_auto, class Op, class Out, class In,
                                                    stream);
 }
 }  // namespace EW_DETAIL_CONFIG_NAMESPACE
-
 
 }  // namespace ew

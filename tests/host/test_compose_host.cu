@@ -154,9 +154,9 @@ TEST_CASE("composed functors are what the launcher needs", "[compose][host]") {
   STATIC_REQUIRE(
       std::is_same_v<ew::detail::op_result<R, cuda::std::tuple<const float*, const float*>>::type, float>);
   // The whole launch path instantiates (both kernels): one multi-input composed op, one two-output.
-  CHECK(&ew::elementwise<R, ew::vec_auto, float*, ew::inputs<float, float>> != nullptr);
+  CHECK(&ew::elementwise<R, ew::vec_auto, float*, ew::inputs<const float*, const float*>> != nullptr);
   using sig2 = decltype(ew::compose(ew::cast<float>{}, ew::sigmoid_with_grad<float>{}));
-  CHECK(&ew::elementwise<sig2, ew::vec_auto, ew::outputs<__half, float>, const __half*> != nullptr);
+  CHECK(&ew::elementwise<sig2, ew::vec_auto, ew::outputs<__half*, float*>, const __half*> != nullptr);
   // compose is usable in constant expressions for literal stages.
   constexpr auto c = ew::compose(append<4>{}, append<2>{});
   STATIC_REQUIRE(c(0LL) == 42);

@@ -31,7 +31,7 @@ using binary_ops = std::tuple<ew::add<T>, ew::sub<T>, ew::mul<T>>;
 template <class Op, class T, int Vec, bool Binary>
 constexpr auto instantiate() {
   if constexpr (Binary) {
-    return &ew::elementwise<Op, Vec, T*, ew::inputs<T, T>>;
+    return &ew::elementwise<Op, Vec, T*, ew::inputs<const T*, const T*>>;
   } else {
     return &ew::elementwise<Op, Vec, T*, const T*>;
   }
@@ -68,7 +68,7 @@ TEMPLATE_TEST_CASE("every core op x type x width instantiates", "[instantiation]
 }
 
 TEST_CASE("1-byte types take 16-element vectors", "[instantiation]") {
-  REQUIRE(&ew::elementwise<ew::add<std::int8_t>, 16, std::int8_t*, ew::inputs<std::int8_t, std::int8_t>> != nullptr);
+  REQUIRE(&ew::elementwise<ew::add<std::int8_t>, 16, std::int8_t*, ew::inputs<const std::int8_t*, const std::int8_t*>> != nullptr);
   STATIC_REQUIRE(ew::detail::default_vec_width<std::int8_t> == 16);
 }
 

@@ -32,10 +32,11 @@ namespace detail {
 inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 
 /// Launches `Kernel` with plan `plan` (launch_shape.cuh).
-template <auto Kernel, class Op, class OutPtrs, class Ins>
-cudaError_t launch_kernel(const launch_args& args, const launch_plan& plan, const Op& op, const OutPtrs& outs,
-                          const Ins& ins, cudaStream_t stream) {
-  launch_shape shape = plan.shape;
+/// `Kernel(op, part, shape, outs, ins)`, of either kernel: 1-D (`Part` a `partition`) or N-dimensional
+/// (an `nd_plan`, nd_kernel.cuh).
+template <auto Kernel, class Part, class Op, class OutPtrs, class Ins>
+cudaError_t launch_kernel(const launch_args& args, const Part& part, launch_shape shape, const Op& op,
+                          const OutPtrs& outs, const Ins& ins, cudaStream_t stream) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(shape.blocks));
   config.blockDim = dim3(static_cast<unsigned>(shape.block_threads));
@@ -55,7 +56,7 @@ cudaError_t launch_kernel(const launch_args& args, const launch_plan& plan, cons
     config.attrs = &attribute;
     config.numAttrs = 1;
   }
-  cudaError_t err = cudaLaunchKernelEx(&config, Kernel, op, plan.part, shape, outs, ins);
+  cudaError_t err = cudaLaunchKernelEx(&config, Kernel, op, part, shape, outs, ins);
   if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
 #if defined(EW_DEBUG_SYNC)
   cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
@@ -82,90 +83,177 @@ inline constexpr int default_vec_width =
     !(is_vectorizable_v<T> && ...) || largest_size<T...> >= 16 ? 1
                                                                : static_cast<int>(16 / largest_size<T...>);
 
-/// The dispatcher: checks the pointers, picks the vectorized path (a scalar head aligns every pointer) or
-/// the scalar one, and launches. `ew::elementwise` with every compile-time choice explicit: `Vec` elements
-/// per vector access, `Unroll` vectors per thread. The tuning binary calls this to sweep shapes; users call
-/// `ew::elementwise`, which passes the tuned defaults (`dispatch_default`) or a policy's (policy.cuh).
-/// `policy`, when given, replaces `tuning::policy_for_cc` on devices of compute capability `policy_cc`
-/// (every device when 0).
+/// Element type of output argument `A` (`T*`, or `strided_view<T, R>` in an N-dimensional launch).
+template <class A>
+struct output_arg;
+template <class T>
+struct output_arg<T*> {
+  using value_type = T;
+  static constexpr bool is_view = false;
+};
+template <class T, int Rank>
+struct output_arg<strided_view<T, Rank>> {
+  using value_type = T;
+  static constexpr bool is_view = true;
+};
+template <class A>
+using output_value_t = typename output_arg<A>::value_type;
+
+/// Whether every element of tuple type `Tuple` is a pointer.
+template <class Tuple>
+inline constexpr bool all_pointers = false;
+template <class... A>
+inline constexpr bool all_pointers<cuda::std::tuple<A...>> = (cuda::std::is_pointer_v<A> && ...);
+
+/// The element type input argument `A` brings to the vector width and alignment of a launch: its own for an
+/// array, `unsigned char` for an operand that reads no array (1 byte: never the widest, always vectorizable,
+/// so that it changes neither).
+template <class A>
+using array_type_t =
+    cuda::std::conditional_t<input_arg<A>::memory == memory_kind::array, input_value_t<A>, unsigned char>;
+
+/// Inputs among `In...` that read an array: what the loads in flight are shared among
+/// (`kernel_shape::unroll_for`); an index, constant or scalar operand takes none.
+template <class... In>
+inline constexpr int num_array_inputs = static_cast<int>(((input_arg<In>::memory == memory_kind::array) +
+                                                          ... + 0));
+
+/// The 1-D launch after the checks: the vectorized path when every array can be vector-aligned together
+/// (`ptrs`, outputs first, holds their `pointer_info`), else the scalar one.
 template <int Vec, int Unroll, class Op, class... Out, class... In>
-cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...>& outs,
-                     const cuda::std::tuple<const In*...>& ins, cudaStream_t stream,
-                     const tuning::launch_policy* policy = nullptr, int policy_cc = 0) {
-  using out_ptrs = cuda::std::tuple<Out*...>;
-  using in_ptrs = cuda::std::tuple<const In*...>;
-  using in_operands = cuda::std::tuple<contiguous_input<In>...>;
-  using result = typename op_result<Op, in_ptrs>::type;
-  static_assert(sizeof...(Out) >= 1, "ew::elementwise: at least one output pointer is needed");
-  static_assert(
-      !cuda::std::is_void_v<result>,
-      "ew::elementwise: Op cannot be called with the input element types (it must take one argument "
-      "per input, by value, and return the output value)");
-  static_assert(result_fits_outputs<result, Out...>(),
-                "ew::elementwise: with N outputs, Op must return a tuple-like value of N elements");
-  static_assert(Vec == 1 || Vec == 2 || Vec == 4 || Vec == 8 || Vec == 16,
-                "ew::elementwise: VecWidth must be 1, 2, 4, 8 or 16");
-  constexpr bool vectorizable = (is_vectorizable_v<Out> && ...) && (is_vectorizable_v<In> && ...);
-  static_assert(
-      Vec == 1 || vectorizable,
-      "ew::elementwise: VecWidth > 1 needs every element type to be 1, 2, 4, 8 or 16 bytes; other sizes "
-      "(float3, structs over 16 bytes) take the scalar path, which ew::vec_auto or VecWidth 1 selects");
-  static_assert(
-      Vec == 1 || Vec * largest_size<Out..., In...> <= tuning::vector_bytes,
-      "ew::elementwise: VecWidth * sizeof(element) must be at most 16 bytes for every input and output "
-      "type (one vector access moves at most 16 bytes)");
-  static_assert(Unroll >= 1 && Unroll <= 16, "ew::elementwise: Unroll must be in [1, 16]");
-
-  if (n == 0) return fail(cudaSuccess, "");
-
-  constexpr int num_out = static_cast<int>(sizeof...(Out));
-  constexpr int num_ptrs = static_cast<int>(sizeof...(Out) + sizeof...(In));
-  pointer_info ptrs[num_ptrs];
-  {
-    int k = 0;
-    cuda::std::apply([&](auto... p) { ((ptrs[k++] = info_of(p)), ...); }, outs);
-    cuda::std::apply([&](auto... p) { ((ptrs[k++] = info_of(p)), ...); }, ins);
-  }
-  cudaError_t err = check_pointers(ptrs, num_out, num_ptrs, n);
-  if (err != cudaSuccess) return err;
-
-  launch_args args{};
-  err = current_launch_args(args);
-  if (err != cudaSuccess) return err;
-  if (policy != nullptr && (policy_cc == 0 || policy_cc == args.facts.cc)) args.policy = *policy;
-
+cudaError_t launch_1d(const launch_args& args, const Op& op, std::size_t n,
+                      const cuda::std::tuple<Out...>& outs, const cuda::std::tuple<In...>& ins,
+                      const pointer_info* arrays, int num_arrays, cudaStream_t stream) {
+  using out_ptrs = cuda::std::tuple<Out...>;
+  using in_operands = decltype(as_operands(ins));
+  constexpr bool vectorizable =
+      (is_vectorizable_v<output_value_t<Out>> && ...) && (is_vectorizable_v<array_type_t<In>> && ...);
   // Without a vector path (the pointers sit at different offsets within a vector, or an element type has
   // no vector form) every access goes one element at a time. Both paths are one kernel (kernel.cuh says
   // why), and plan_paths (launch_shape.cuh) plans either.
   constexpr int vec = vectorizable ? Vec : 1;
   constexpr auto kernel =
       &elementwise_kernel<Op, vec, Unroll, scalar_unroll<Vec, Unroll>, out_ptrs, in_operands>;
-  const int head = vec > 1 ? vector_head(ptrs, num_ptrs, vec) : no_vector_path;
-  return launch_kernel<kernel>(args, plan_paths<vec, Unroll>(n, head, args.policy), op, outs, as_operands(ins),
-                               stream);
+  const int head = vec > 1 ? vector_head(arrays, num_arrays, vec) : no_vector_path;
+  const launch_plan plan = plan_paths<vec, Unroll>(n, head, args.policy);
+  return launch_kernel<kernel>(args, plan.part, plan.shape, op, outs, as_operands(ins), stream);
+}
+
+/// The compile-time checks of a launch with outputs `Out...` and inputs `In...` (argument types).
+template <int Vec, int Unroll, class Op, class OutTuple, class InTuple>
+struct launch_static_checks;
+template <int Vec, int Unroll, class Op, class... Out, class... In>
+struct launch_static_checks<Vec, Unroll, Op, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
+  using result = typename op_result_of<Op, cuda::std::tuple<input_value_t<In>...>>::type;
+  static_assert(sizeof...(Out) >= 1, "ew::elementwise: at least one output pointer is needed");
+  static_assert(
+      !cuda::std::is_void_v<result>,
+      "ew::elementwise: Op cannot be called with the input element types (it must take one argument "
+      "per input, by value, and return the output value)");
+  static_assert(result_fits_outputs<result, output_value_t<Out>...>(),
+                "ew::elementwise: with N outputs, Op must return a tuple-like value of N elements");
+  static_assert(Vec == 1 || Vec == 2 || Vec == 4 || Vec == 8 || Vec == 16,
+                "ew::elementwise: VecWidth must be 1, 2, 4, 8 or 16");
+  static constexpr bool vectorizable =
+      (is_vectorizable_v<output_value_t<Out>> && ...) && (is_vectorizable_v<array_type_t<In>> && ...);
+  static_assert(
+      Vec == 1 || vectorizable,
+      "ew::elementwise: VecWidth > 1 needs every element type to be 1, 2, 4, 8 or 16 bytes; other sizes "
+      "(float3, structs over 16 bytes) take the scalar path, which ew::vec_auto or VecWidth 1 selects");
+  static_assert(
+      Vec == 1 || Vec * largest_size<output_value_t<Out>..., array_type_t<In>...> <= tuning::vector_bytes,
+      "ew::elementwise: VecWidth * sizeof(element) must be at most 16 bytes for every input and output "
+      "type (one vector access moves at most 16 bytes)");
+  static_assert(Unroll >= 1 && Unroll <= 16, "ew::elementwise: Unroll must be in [1, 16]");
+  static constexpr bool ok = true;
+};
+
+/// The dispatcher: checks the pointers, picks the vectorized path (a scalar head aligns every pointer) or
+/// the scalar one, and launches. `ew::elementwise` with every compile-time choice explicit: `Vec` elements
+/// per vector access, `Unroll` vectors per thread. The tuning binary calls this to sweep shapes; users call
+/// `ew::elementwise`, which passes the tuned defaults (`dispatch_default`) or a policy's (policy.cuh).
+/// `policy`, when given, replaces `tuning::policy_for_cc` on devices of compute capability `policy_cc`
+/// (every device when 0). Outputs are pointers; inputs pointers, index, constant or scalar operands.
+template <int Vec, int Unroll, class Op, class... Out, class... In>
+cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...>& outs,
+                     const cuda::std::tuple<In...>& ins, cudaStream_t stream,
+                     const tuning::launch_policy* policy = nullptr, int policy_cc = 0) {
+  static_assert(!(input_arg<In>::is_view || ...),
+                "ew::elementwise: an ew::strided view needs an N-dimensional launch: pass ew::extents{...} "
+                "instead of n");
+  static_assert(
+      launch_static_checks<Vec, Unroll, Op, cuda::std::tuple<Out*...>, cuda::std::tuple<In...>>::ok);
+  if (n == 0) return fail(cudaSuccess, "");
+
+  // Every pointer the launch reads or writes, outputs first: arrays, then the scalar operands' elements.
+  constexpr int num_out = static_cast<int>(sizeof...(Out));
+  constexpr int num_arrays =
+      num_out + static_cast<int>(((input_arg<In>::memory == memory_kind::array) + ... + 0));
+  constexpr int num_ptrs =
+      num_arrays + static_cast<int>(((input_arg<In>::memory == memory_kind::single) + ... + 0));
+  pointer_info ptrs[num_ptrs > 0 ? num_ptrs : 1] = {};
+  {
+    int k = 0;
+    cuda::std::apply([&](auto... p) { ((ptrs[k++] = info_of(p)), ...); }, outs);
+    auto add = [&](const auto& a, memory_kind kind) {
+      using A = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(a)>>;
+      if constexpr (input_arg<A>::memory != memory_kind::none) {
+        if (input_arg<A>::memory == kind) ptrs[k++] = input_arg<A>::info(a);
+      }
+    };
+    cuda::std::apply([&](const auto&... a) { (add(a, memory_kind::array), ...); }, ins);
+    cuda::std::apply([&](const auto&... a) { (add(a, memory_kind::single), ...); }, ins);
+  }
+  cudaError_t err = check_pointers(ptrs, num_out, num_ptrs, n);
+  if (err != cudaSuccess) return err;
+  int dims_bad = 0;
+  cuda::std::apply(
+      [&](const auto&... a) {
+        auto bad = [](const auto& x) {
+          using A = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(x)>>;
+          if constexpr (cuda::std::is_same_v<A, index_operand>) {
+            return x.dim > 0 ? 1 : 0;
+          } else {
+            return 0;
+          }
+        };
+        dims_bad = (bad(a) + ... + 0);
+      },
+      ins);
+  if (dims_bad != 0) {
+    return fail(cudaErrorInvalidValue, "ew::elementwise: ew::index(dim) with dim > 0 in a 1-D launch");
+  }
+
+  launch_args args{};
+  err = current_launch_args(args);
+  if (err != cudaSuccess) return err;
+  if (policy != nullptr && (policy_cc == 0 || policy_cc == args.facts.cc)) args.policy = *policy;
+  return launch_1d<Vec, Unroll>(args, op, n, outs, ins, ptrs, num_arrays, stream);
 }
 
 /// Whether a policy's vector width `PolicyVec` suits element types `T...`: 1 always; wider only when every
 /// type has a vector form and `PolicyVec` of the widest fit in one 16-byte access.
 template <int PolicyVec, class... T>
-inline constexpr bool policy_vec_fits =
-    PolicyVec == 1 || ((is_vectorizable_v<T> && ...) && PolicyVec * largest_size<T...> <= tuning::vector_bytes);
+inline constexpr bool policy_vec_fits = PolicyVec == 1 ||
+                                        ((is_vectorizable_v<T> && ...) &&
+                                         PolicyVec * largest_size<T...> <= tuning::vector_bytes);
 
 /// Vector width of a launch: the call's `VecWidth` when not 0 (checked by `dispatch`), else the policy's
 /// `PolicyVec` when not 0 and it suits the element types (a policy tuned for `add<float>` into float may be
 /// used with double outputs), else `default_vec_width` of the element types.
 template <int VecWidth, int PolicyVec, class... T>
-inline constexpr int launch_vec_width =
-    VecWidth != 0 ? VecWidth
-                  : (PolicyVec != 0 && policy_vec_fits<PolicyVec, T...> ? PolicyVec : default_vec_width<T...>);
+inline constexpr int launch_vec_width = VecWidth != 0 ? VecWidth
+                                                      : (PolicyVec != 0 && policy_vec_fits<PolicyVec, T...>
+                                                             ? PolicyVec
+                                                             : default_vec_width<T...>);
 
 /// `dispatch` with the tuned kernel shape; `VecWidth` 0 means `default_vec_width`.
 template <int VecWidth, class Op, class... Out, class... In>
 cudaError_t dispatch_default(const Op& op, std::size_t n, const cuda::std::tuple<Out*...>& outs,
-                             const cuda::std::tuple<const In*...>& ins, cudaStream_t stream) {
-  constexpr int vec = VecWidth == 0 ? default_vec_width<Out..., In...> : VecWidth;
+                             const cuda::std::tuple<In...>& ins, cudaStream_t stream) {
+  constexpr int vec = VecWidth == 0 ? default_vec_width<Out..., array_type_t<In>...> : VecWidth;
   constexpr tuning::kernel_shape shape = tuning::default_kernel_shape;
-  constexpr int unroll = shape.unroll_for(static_cast<int>(sizeof...(In)));
+  constexpr int unroll = shape.unroll_for(num_array_inputs<In...>);
   return dispatch<vec, unroll>(op, n, outs, ins, stream);
 }
 

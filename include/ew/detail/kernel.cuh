@@ -69,7 +69,9 @@ struct elementwise_thread {
   template <std::size_t... I, std::size_t... O>
   EW_HD void scalar_impl(std::size_t i, cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
     auto r = op(cuda::std::get<I>(ins).element(i)...);
-    ((cuda::std::get<O>(outs)[i] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
+    ((observe_access(cuda::std::get<O>(outs) + i, sizeof(out_t<O>), true),
+      cuda::std::get<O>(outs)[i] = convert<out_t<O>>(result_part<O, num_out>(r))),
+     ...);
   }
 
 #pragma nv_exec_check_disable

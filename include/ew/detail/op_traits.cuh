@@ -21,16 +21,22 @@ template <class R>
 struct tuple_size_or_zero<R, cuda::std::void_t<decltype(cuda::std::tuple_size<R>::value)>>
     : cuda::std::integral_constant<std::size_t, cuda::std::tuple_size<R>::value> {};
 
-/// What `Op` returns for inputs `In...`, or `void` when it cannot be called with them.
-template <class Op, class InTuple, class = void>
-struct op_result {
+/// What `Op` returns for arguments of types `V...`, or `void` when it cannot be called with them.
+template <class Op, class Seq, class = void>
+struct op_result_of {
   using type = void;
 };
-template <class Op, class... In>
-struct op_result<Op, cuda::std::tuple<const In*...>,
-                 cuda::std::void_t<decltype(cuda::std::declval<const Op&>()(cuda::std::declval<In>()...))>> {
-  using type = decltype(cuda::std::declval<const Op&>()(cuda::std::declval<In>()...));
+template <class Op, class... V>
+struct op_result_of<Op, cuda::std::tuple<V...>,
+                    cuda::std::void_t<decltype(cuda::std::declval<const Op&>()(cuda::std::declval<V>()...))>> {
+  using type = decltype(cuda::std::declval<const Op&>()(cuda::std::declval<V>()...));
 };
+
+/// What `Op` returns for input pointers `const In*...`, or `void` when it cannot be called with them.
+template <class Op, class InTuple>
+struct op_result;
+template <class Op, class... In>
+struct op_result<Op, cuda::std::tuple<const In*...>> : op_result_of<Op, cuda::std::tuple<In...>> {};
 
 /// True when a value of type `R` can be written to the outputs `Out...`: one output takes anything
 /// convertible with `ew::convert`; several take a tuple-like `R` of the same size.

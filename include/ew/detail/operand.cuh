@@ -2,12 +2,15 @@
 #pragma once
 
 /// @file
-/// The kernel's input side as one concept: an operand gives element `i` (`element(i)`) or the `Vec`
-/// elements from a vector-aligned `i` in one access (`vector<Vec>(i)`), and names its element type
-/// (`value_type`). Kinds: a contiguous array; and, not arrays, the element index, a constant in the kernel's
-/// parameters, and a scalar read from memory when the kernel runs. A broadcast view will be one more
-/// struct here; the kernel body stays as it is. (The index, constant and scalar kinds are tested on the
-/// host over whole simulated grids; the launcher does not accept them yet.)
+/// The operands of a launch, at both levels:
+/// - what a user passes (`ew::index_operand`, `ew::constant_operand`, `ew::scalar_operand`,
+///   `ew::strided_view`, `ew::extents`, `ew::strides`): public types, made by the functions of operands.cuh,
+///   defined here so that the dispatcher can name them;
+/// - what the 1-D kernel reads (`contiguous_input`, `index_input`, `constant_input`, `scalar_input`): an
+///   operand gives element `i` (`element(i)`) or the `Vec` elements from a vector-aligned `i` in one access
+///   (`vector<Vec>(i)`), and names its element type (`value_type`);
+/// - and `input_arg<A>`, the map from the first to the second, with what the pointer checks need.
+/// The N-dimensional kernel's operands are in nd_kernel.cuh.
 
 #include <cstddef>
 #include <cstdint>
@@ -16,9 +19,85 @@
 #include <cuda/std/type_traits>
 
 #include "../functor.cuh"
+#include "partition.cuh"
 #include "vector_access.cuh"
 
 namespace ew {
+
+/// The largest rank of an N-dimensional launch or view.
+inline constexpr int max_rank = 8;
+
+/// The shape of an N-dimensional launch or view: `Rank` extents, outermost first (row-major: the last
+/// varies fastest). `ew::extents{rows, cols}`; 64-bit; an extent of 0 makes the launch empty.
+template <int Rank>
+struct extents {
+  static_assert(Rank >= 1 && Rank <= max_rank, "ew::extents: rank must be in [1, ew::max_rank]");
+  static constexpr int rank = Rank;
+  std::int64_t v[Rank] = {};
+  constexpr extents() = default;
+  /// One integer per dimension, outermost first (converted to 64-bit signed).
+  template <class... I,
+            cuda::std::enable_if_t<sizeof...(I) == Rank && (cuda::std::is_integral_v<I> && ...), int> = 0>
+  EW_HD constexpr extents(I... i) : v{static_cast<std::int64_t>(i)...} {}
+  EW_HD constexpr std::int64_t operator[](int d) const { return v[d]; }
+};
+template <class... I>
+extents(I...) -> extents<static_cast<int>(sizeof...(I))>;
+
+/// The strides of an N-dimensional view, in elements (not bytes), one per extent, outermost first. A
+/// stride of 0 broadcasts its dimension (every index along it reads the same element). Negative strides
+/// are rejected by the launch.
+template <int Rank>
+struct strides {
+  static_assert(Rank >= 1 && Rank <= max_rank, "ew::strides: rank must be in [1, ew::max_rank]");
+  static constexpr int rank = Rank;
+  std::int64_t v[Rank] = {};
+  constexpr strides() = default;
+  /// One integer per dimension, outermost first (converted to 64-bit signed).
+  template <class... I,
+            cuda::std::enable_if_t<sizeof...(I) == Rank && (cuda::std::is_integral_v<I> && ...), int> = 0>
+  EW_HD constexpr strides(I... i) : v{static_cast<std::int64_t>(i)...} {}
+  EW_HD constexpr std::int64_t operator[](int d) const { return v[d]; }
+};
+template <class... I>
+strides(I...) -> strides<static_cast<int>(sizeof...(I))>;
+
+/// An N-dimensional view of memory: element `(i0, ..., i{R-1})` is `ptr[i0 * s0 + ... + i{R-1} * s{R-1}]`.
+/// `T` is const for an input view. Made by `ew::strided`.
+template <class T, int Rank>
+struct strided_view {
+  T* ptr = nullptr;
+  ew::extents<Rank> shape;
+  ew::strides<Rank> step;
+
+  constexpr strided_view() = default;
+  EW_HD constexpr strided_view(T* p, ew::extents<Rank> e, ew::strides<Rank> s) : ptr(p), shape(e), step(s) {}
+  /// A view of non-const elements is also a view of const ones (an output read as an input, in place).
+  template <class U,
+            cuda::std::enable_if_t<cuda::std::is_same_v<const U, T> && !cuda::std::is_same_v<U, T>, int> = 0>
+  EW_HD constexpr strided_view(const strided_view<U, Rank>& v) : ptr(v.ptr), shape(v.shape), step(v.step) {}
+};
+
+/// The element index as an input, a 64-bit signed integer: in a 1-D launch element `i` is `i`; in an
+/// N-dimensional one it is the row-major linear index of the output element (`dim < 0`), or its
+/// coordinate along dimension `dim`. Made by `ew::index()` and `ew::index(dim)`.
+struct index_operand {
+  int dim = -1;
+};
+
+/// A value carried in the kernel's parameters, the same for every element. Made by `ew::constant(v)`.
+template <class T>
+struct constant_operand {
+  T value;
+};
+
+/// A value read from device memory when the kernel runs, the same for every element: `*ptr`. Made by
+/// `ew::scalar(p)`.
+template <class T>
+struct scalar_operand {
+  const T* ptr;
+};
+
 namespace detail {
 
 /// A contiguous input array: element `i` is `ptr[i]`.
@@ -71,21 +150,88 @@ struct scalar_input {
   using value_type = T;
   const T* ptr;
 
-  EW_HD T element(std::size_t) const { return *ptr; }
+  EW_HD T element(std::size_t) const { return load_vector<1>(ptr).elements.v[0]; }
   template <int Vec>
   EW_HD vector_word<T, Vec> vector(std::size_t) const {
-    const T v = *ptr;
+    const T v = load_vector<1>(ptr).elements.v[0];
     vector_word<T, Vec> u;
     for (int j = 0; j < Vec; ++j) u.elements.v[j] = v;
     return u;
   }
 };
 
-/// The kernel's operands for a launch's input pointers.
-template <class... In>
-EW_HD cuda::std::tuple<contiguous_input<In>...> as_operands(const cuda::std::tuple<const In*...>& ins) {
-  return cuda::std::apply([](const In*... p) { return cuda::std::tuple<contiguous_input<In>...>{{p}...}; },
-                          ins);
+/// What kind of memory an input argument reads: an array of the launch's size (`array`: it takes part in
+/// the vector width, the alignment and the overlap checks), one element (`single`: checked, never in
+/// place), or none.
+enum class memory_kind { array, single, none };
+
+/// How the dispatcher treats input argument type `A` (what `ew::in` stores: `const T*`, or an operand of
+/// operands.cuh): its element type, its memory, the 1-D kernel's operand for it (`to_1d`) and, for the
+/// pointer checks, its `pointer_info` (`info`).
+template <class A>
+struct input_arg {
+  static constexpr bool valid = false;
+};
+template <class T>
+struct input_arg<const T*> {
+  static constexpr bool valid = true;
+  using value_type = T;
+  static constexpr memory_kind memory = memory_kind::array;
+  static constexpr bool is_view = false;
+  EW_HD static contiguous_input<T> to_1d(const T* p) { return {p}; }
+  static pointer_info info(const T* p) {
+    return {reinterpret_cast<std::uintptr_t>(p), sizeof(T), alignof(T)};
+  }
+};
+template <>
+struct input_arg<index_operand> {
+  static constexpr bool valid = true;
+  using value_type = std::int64_t;
+  static constexpr memory_kind memory = memory_kind::none;
+  static constexpr bool is_view = false;
+  EW_HD static index_input to_1d(index_operand) { return {}; }
+};
+template <class T>
+struct input_arg<constant_operand<T>> {
+  static constexpr bool valid = true;
+  using value_type = T;
+  static constexpr memory_kind memory = memory_kind::none;
+  static constexpr bool is_view = false;
+  EW_HD static constant_input<T> to_1d(constant_operand<T> c) { return {c.value}; }
+};
+template <class T>
+struct input_arg<scalar_operand<T>> {
+  static constexpr bool valid = true;
+  using value_type = T;
+  static constexpr memory_kind memory = memory_kind::single;
+  static constexpr bool is_view = false;
+  EW_HD static scalar_input<T> to_1d(scalar_operand<T> s) { return {s.ptr}; }
+  static pointer_info info(scalar_operand<T> s) {
+    return {reinterpret_cast<std::uintptr_t>(s.ptr), sizeof(T), alignof(T), true};
+  }
+};
+template <class T, int Rank>
+struct input_arg<strided_view<const T, Rank>> {
+  static constexpr bool valid = true;
+  using value_type = T;
+  static constexpr memory_kind memory = memory_kind::array;
+  static constexpr bool is_view = true;
+};
+
+/// Element type an input argument gives the op.
+template <class A>
+using input_value_t = typename input_arg<A>::value_type;
+
+/// The kernel's operands for a launch's input arguments (pointers, index, constant and scalar operands).
+template <class... A>
+EW_HD cuda::std::tuple<decltype(input_arg<A>::to_1d(cuda::std::declval<A>()))...> as_operands(
+    const cuda::std::tuple<A...>& ins) {
+  return cuda::std::apply(
+      [](const A&... a) {
+        return cuda::std::tuple<decltype(input_arg<A>::to_1d(cuda::std::declval<A>()))...>{
+            input_arg<A>::to_1d(a)...};
+      },
+      ins);
 }
 
 }  // namespace detail

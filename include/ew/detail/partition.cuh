@@ -20,11 +20,13 @@ inline constexpr int no_vector_path = -1;
 
 /// Address, element size and element alignment of one pointer argument (input or output). The alignment is
 /// `alignof` the element type, which can be less than its size (`float3`: 12 and 4; a packed 16-byte struct:
-/// 16 and 4); it defaults to the size.
+/// 16 and 4); it defaults to the size. `single` marks the one element a scalar operand (`ew::scalar`)
+/// reads, rather than an array of the launch's size: the checks take it as one element, never in place.
 struct pointer_info {
   std::uintptr_t address;
   std::size_t element_size;
   std::size_t alignment = element_size;
+  bool single = false;
 };
 
 /// Number of leading elements to handle one by one so that, from there on, every pointer is aligned to

@@ -83,6 +83,22 @@ constexpr bool early_trigger(std::size_t blocks, int sm_count) {
   return blocks <= static_cast<std::size_t>(sm_count);
 }
 
+/// N-dimensional launches (nd_kernel.cuh): rows per work item on the vectorized path. Two rows, one vector
+/// of each array input per row, keep the two loads in flight per thread that won for 1-D unary ops (probes 2
+/// and 4 above), and a row-broadcast operand (a bias) is loaded once for both rows.
+inline constexpr int nd_vector_rows = 2;
+/// Rows per work item on the N-dimensional element-wise path (an innermost stride other than 0 or 1, a
+/// transposed read): four rows of one column, so that a thread's four reads of a transposed f32 input fall
+/// in one 16-byte half-sector, which the first brings into L1 for the other three. Eight spilled to local
+/// memory under the register cap below (CUDA 13.0: up to 290 bytes of spill stores per thread).
+inline constexpr int nd_scalar_rows = 4;
+/// Threads per block of the N-dimensional kernel: the 1-D kernel's block size for binary ops (256).
+inline constexpr int nd_block_threads = 256;
+/// Resident blocks per SM the N-dimensional kernel is compiled for (`__launch_bounds__`): 4 of 256 threads
+/// caps it at 64 registers. Unbounded, ptxas gave it 82 to 98 (CUDA 13.0, sm_90, bias add and transposed
+/// reads), two blocks per SM: a quarter of the threads, and of the loads in flight, of the 1-D kernel.
+inline constexpr int nd_min_blocks_per_sm = 4;
+
 /// Policy for a device of compute capability `cc` (major * 10 + minor, e.g. 90 for sm_90). One policy for
 /// every architecture today: the sweeps that chose it ran on sm_90 only (the H200; the last, `ew_tune
 /// --op=all --type=all` at 2^26 on 2026-12-01, found no shape beating it by more than the spread except f64

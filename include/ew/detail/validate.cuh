@@ -33,15 +33,18 @@ inline bool ranges_overlap(std::uintptr_t a, std::size_t a_bytes, std::uintptr_t
 }
 
 /// Checks every pointer of a launch of `n` elements; returns cudaSuccess or cudaErrorInvalidValue with
-/// the reason recorded for `ew::last_error_message()`. Outputs come first in `ptrs`.
+/// the reason recorded for `ew::last_error_message()`. Outputs come first in `ptrs`; a `single` pointer
+/// (a scalar operand) counts as one element.
 inline cudaError_t check_pointers(const pointer_info* ptrs, int num_out, int num_ptrs, std::size_t n) {
   for (int k = 0; k < num_ptrs; ++k) {
+    const std::size_t count = ptrs[k].single ? 1 : n;
     if (ptrs[k].address == 0) return fail(cudaErrorInvalidValue, "ew::elementwise: null pointer with n > 0");
     if (ptrs[k].address % ptrs[k].alignment != 0) {
       return fail(cudaErrorInvalidValue,
                   "ew::elementwise: pointer not aligned to its element type (alignof)");
     }
-    if (n > SIZE_MAX / ptrs[k].element_size || n * ptrs[k].element_size > UINTPTR_MAX - ptrs[k].address) {
+    if (count > SIZE_MAX / ptrs[k].element_size ||
+        count * ptrs[k].element_size > UINTPTR_MAX - ptrs[k].address) {
       return fail(cudaErrorInvalidValue, "ew::elementwise: n elements do not fit in the address space");
     }
   }
@@ -49,12 +52,14 @@ inline cudaError_t check_pointers(const pointer_info* ptrs, int num_out, int num
     const std::size_t o_bytes = n * ptrs[o].element_size;
     for (int k = 0; k < num_ptrs; ++k) {
       if (k == o) continue;
-      const bool in_place =
-          k >= num_out && ptrs[k].address == ptrs[o].address && ptrs[k].element_size == ptrs[o].element_size;
-      if (!in_place && ranges_overlap(ptrs[o].address, o_bytes, ptrs[k].address, n * ptrs[k].element_size)) {
+      const bool in_place = k >= num_out && !ptrs[k].single && ptrs[k].address == ptrs[o].address &&
+                            ptrs[k].element_size == ptrs[o].element_size;
+      const std::size_t k_bytes = (ptrs[k].single ? 1 : n) * ptrs[k].element_size;
+      if (!in_place && ranges_overlap(ptrs[o].address, o_bytes, ptrs[k].address, k_bytes)) {
         return fail(cudaErrorInvalidValue,
-                    k < num_out
-                        ? "ew::elementwise: two outputs overlap"
+                    k < num_out ? "ew::elementwise: two outputs overlap"
+                    : ptrs[k].single
+                        ? "ew::elementwise: an output overlaps the element of an ew::scalar operand"
                         : "ew::elementwise: an output partially overlaps an input (only exact in-place "
                           "aliasing, same address and element size, is allowed)");
       }

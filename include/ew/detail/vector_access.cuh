@@ -6,6 +6,7 @@
 /// host the same functions copy bytes (`memcpy`), so the host tests can run the kernel's per-thread body
 /// (kernel.cuh) over simulated grids and check what it computes and where it writes.
 
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 
@@ -144,11 +145,23 @@ union vector_word<T, Vec, false> {
   aligned_vector<T, Vec> elements;
 };
 
+/// Host simulations only (the host tests): when set, called with every vector load and store the host
+/// twins below perform, and every element store of the N-dimensional kernel's outputs (nd_kernel.cuh), as
+/// (address, bytes, is_store). The tests check with it that each output element is written exactly once
+/// and that every vector access is aligned. Device code never calls it.
+inline void (*host_access_observer)(const void* address, std::size_t bytes, bool is_store) = nullptr;
+
+/// Reports an access to `host_access_observer`, on the host only.
+EW_HD void observe_access(const void* p, std::size_t bytes, bool is_store) {
+  NV_IF_TARGET(NV_IS_HOST, (if (host_access_observer != nullptr) host_access_observer(p, bytes, is_store);));
+}
+
 /// Loads the `Vec` elements at `p`, which must be aligned to `Vec * sizeof(T)` when that is a word size, in
 /// one access.
 template <int Vec, class T>
 EW_HD vector_word<T, Vec> load_vector(const T* p) {
   vector_word<T, Vec> u;
+  observe_access(p, sizeof(T) * Vec, false);
   if constexpr (uses_word_v<T, Vec>) {
     u.word = load_word(reinterpret_cast<const decltype(u.word)*>(p));
   } else {
@@ -161,6 +174,7 @@ EW_HD vector_word<T, Vec> load_vector(const T* p) {
 /// access.
 template <int Vec, class T>
 EW_HD void store_vector(T* p, const vector_word<T, Vec>& x) {
+  observe_access(p, sizeof(T) * Vec, true);
   if constexpr (uses_word_v<T, Vec>) {
     store_word(reinterpret_cast<decltype(x.word)*>(p), x.word);
   } else {

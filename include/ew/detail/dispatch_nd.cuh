@@ -1,0 +1,490 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// Host side of an N-dimensional launch: each operand broadcast to the launch's shape (`describe_*`), the
+/// checks (`check_nd`), coalescing (nd_layout.cuh), and either the 1-D launch, when everything coalesces
+/// to one contiguous dimension, or the N-dimensional kernel (nd_kernel.cuh).
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+#include <cuda/std/array>
+#include <cuda/std/tuple>
+#include <cuda/std/utility>
+
+#include "config.cuh"
+#include "dispatch.cuh"
+#include "last_error.cuh"
+#include "nd_kernel.cuh"
+#include "nd_layout.cuh"
+#include "operand.cuh"
+#include "tuning.cuh"
+#include "validate.cuh"
+
+namespace ew {
+namespace detail {
+inline namespace EW_DETAIL_CONFIG_NAMESPACE {
+
+/// One strided operand of an N-dimensional launch (an output, an array input, or the index), as the
+/// checks see it: its strides broadcast to the launch's rank.
+template <int R>
+struct nd_operand {
+  std::uintptr_t address;  // 0 for the index
+  std::size_t element_size;
+  std::size_t alignment;
+  bool output;
+  bool affine;
+  std::int64_t stride[R];
+};
+
+/// Row-major strides of shape `e`.
+template <int R>
+void row_major(const extents<R>& e, std::int64_t (&s)[R]) {
+  std::int64_t step = 1;
+  for (int d = R - 1; d >= 0; --d) {
+    s[d] = step;
+    step *= e[d] > 0 ? e[d] : 1;
+  }
+}
+
+/// Whether input argument `A` has strides in the launch (an array or the index).
+template <class A>
+inline constexpr bool has_strides =
+    input_arg<A>::memory == memory_kind::array || cuda::std::is_same_v<A, index_operand>;
+
+template <int R, class T>
+cudaError_t describe_output(T* p, const extents<R>& e, nd_operand<R>& o) {
+  o = nd_operand<R>{reinterpret_cast<std::uintptr_t>(p), sizeof(T), alignof(T), true, false, {}};
+  row_major(e, o.stride);
+  return cudaSuccess;
+}
+template <int R, class T, int VR>
+cudaError_t describe_output(const strided_view<T, VR>& v, const extents<R>& e, nd_operand<R>& o) {
+  o = nd_operand<R>{reinterpret_cast<std::uintptr_t>(v.ptr), sizeof(T), alignof(T), true, false, {}};
+  if constexpr (VR != R) {
+    return fail(cudaErrorInvalidValue, "ew::elementwise: an output view's rank differs from the launch's");
+  } else {
+    for (int d = 0; d < R; ++d) {
+      if (v.shape[d] != e[d]) {
+        return fail(cudaErrorInvalidValue,
+                    "ew::elementwise: an output view's extents differ from the launch's");
+      }
+      if (v.step[d] < 0 && e[d] > 1) {
+        return fail(cudaErrorInvalidValue, "ew::elementwise: negative strides are not supported");
+      }
+      o.stride[d] = e[d] > 1 ? v.step[d] : 0;
+    }
+    return cudaSuccess;
+  }
+}
+
+template <int R, class T>
+cudaError_t describe_input(const T* p, const extents<R>& e, nd_operand<R>& o) {
+  o = nd_operand<R>{reinterpret_cast<std::uintptr_t>(p), sizeof(T), alignof(T), false, false, {}};
+  row_major(e, o.stride);
+  return cudaSuccess;
+}
+template <int R, class T, int VR>
+cudaError_t describe_input(const strided_view<const T, VR>& v, const extents<R>& e, nd_operand<R>& o) {
+  o = nd_operand<R>{reinterpret_cast<std::uintptr_t>(v.ptr), sizeof(T), alignof(T), false, false, {}};
+  if constexpr (VR > R) {
+    return fail(cudaErrorInvalidValue, "ew::elementwise: an input view has more dimensions than the launch");
+  } else {
+    for (int d = 0; d < R; ++d) {
+      const int vd = d - (R - VR);  // right-aligned, as NumPy broadcasts
+      if (vd < 0) {
+        o.stride[d] = 0;
+        continue;
+      }
+      const std::int64_t ve = v.shape[vd];
+      if (ve < 0) return fail(cudaErrorInvalidValue, "ew::elementwise: negative extent in an input view");
+      if (ve != e[d] && ve != 1) {
+        return fail(
+            cudaErrorInvalidValue,
+            "ew::elementwise: an input view is not broadcastable to the launch's extents (each extent "
+            "must equal the launch's or be 1)");
+      }
+      if (ve > 1 && v.step[vd] < 0) {
+        return fail(cudaErrorInvalidValue, "ew::elementwise: negative strides are not supported");
+      }
+      o.stride[d] = ve > 1 ? v.step[vd] : 0;
+    }
+    return cudaSuccess;
+  }
+}
+template <int R>
+cudaError_t describe_input(const index_operand& x, const extents<R>& e, nd_operand<R>& o) {
+  o = nd_operand<R>{0, sizeof(std::int64_t), alignof(std::int64_t), false, true, {}};
+  if (x.dim >= R)
+    return fail(cudaErrorInvalidValue, "ew::elementwise: ew::index(dim) with dim >= the launch's rank");
+  if (x.dim < 0) {
+    row_major(e, o.stride);
+  } else {
+    for (int d = 0; d < R; ++d) o.stride[d] = d == x.dim ? 1 : 0;
+  }
+  return cudaSuccess;
+}
+
+/// The checks of an N-dimensional launch of shape `e` over strided operands `ops` (outputs first) and
+/// the scalar operands' elements `singles`: cudaSuccess, with `elements` the launch's size, or
+/// cudaErrorInvalidValue with the reason. An empty launch (an extent of 0) is only checked for shapes.
+template <int R>
+cudaError_t check_nd(const extents<R>& e, const nd_operand<R>* ops, int num_ops, int num_out,
+                     const pointer_info* singles, int num_singles, std::uint64_t& elements) {
+  elements = 1;
+  bool empty = false;
+  for (int d = 0; d < R; ++d) {
+    if (e[d] < 0) return fail(cudaErrorInvalidValue, "ew::elementwise: negative extent");
+    if (e[d] == 0) empty = true;
+  }
+  if (empty) {
+    elements = 0;
+    return cudaSuccess;
+  }
+  for (int d = 0; d < R; ++d) {
+    if (elements > static_cast<std::uint64_t>(INT64_MAX) / static_cast<std::uint64_t>(e[d])) {
+      return fail(cudaErrorInvalidValue, "ew::elementwise: the product of the extents overflows");
+    }
+    elements *= static_cast<std::uint64_t>(e[d]);
+  }
+  // Byte span of each array: [address, address + offset of the last element + element_size).
+  auto span_bytes = [&](const nd_operand<R>& o, std::uint64_t& bytes) {
+    std::uint64_t span = 0;  // offset of the last element, in elements
+    for (int d = 0; d < R; ++d) {
+      const std::uint64_t s = static_cast<std::uint64_t>(o.stride[d]);
+      const std::uint64_t n = static_cast<std::uint64_t>(e[d] - 1);
+      if (s != 0 && n > (static_cast<std::uint64_t>(INT64_MAX) - span) / s) return false;
+      span += n * s;
+    }
+    if (span + 1 > SIZE_MAX / o.element_size) return false;
+    bytes = (span + 1) * o.element_size;
+    return bytes <= UINTPTR_MAX - o.address;
+  };
+  for (int k = 0; k < num_ops; ++k) {
+    const nd_operand<R>& o = ops[k];
+    if (o.affine) continue;
+    if (o.address == 0)
+      return fail(cudaErrorInvalidValue, "ew::elementwise: null pointer with a non-empty launch");
+    if (o.address % o.alignment != 0) {
+      return fail(cudaErrorInvalidValue,
+                  "ew::elementwise: pointer not aligned to its element type (alignof)");
+    }
+    std::uint64_t bytes = 0;
+    if (!span_bytes(o, bytes)) {
+      return fail(cudaErrorInvalidValue,
+                  "ew::elementwise: a view's elements do not fit in the address space");
+    }
+  }
+  for (int o = 0; o < num_out; ++o) {
+    // No two elements of an output in one place: its strides, sorted, each step past the span of the
+    // dimensions inside it (this also rejects stride 0).
+    int dims[R];
+    int kept = 0;
+    for (int d = 0; d < R; ++d) {
+      if (e[d] > 1) dims[kept++] = d;
+    }
+    for (int i = 1; i < kept; ++i) {
+      const int d = dims[i];
+      int j = i;
+      while (j > 0 && ops[o].stride[dims[j - 1]] > ops[o].stride[d]) {
+        dims[j] = dims[j - 1];
+        --j;
+      }
+      dims[j] = d;
+    }
+    std::uint64_t inside = 1;  // elements' span of the dimensions so far, in elements
+    for (int i = 0; i < kept; ++i) {
+      const std::uint64_t s = static_cast<std::uint64_t>(ops[o].stride[dims[i]]);
+      if (s == 0) {
+        return fail(cudaErrorInvalidValue,
+                    "ew::elementwise: an output has a stride-0 dimension (several elements would be written "
+                    "to one place)");
+      }
+      if (s < inside) {
+        return fail(cudaErrorInvalidValue, "ew::elementwise: an output view overlaps itself");
+      }
+      inside = s * static_cast<std::uint64_t>(e[dims[i]] - 1) + inside;
+    }
+  }
+  for (int o = 0; o < num_out; ++o) {
+    std::uint64_t o_bytes = 0;
+    span_bytes(ops[o], o_bytes);
+    for (int k = 0; k < num_ops; ++k) {
+      if (k == o || ops[k].affine) continue;
+      std::uint64_t k_bytes = 0;
+      span_bytes(ops[k], k_bytes);
+      bool same_view =
+          !ops[k].output && ops[k].address == ops[o].address && ops[k].element_size == ops[o].element_size;
+      for (int d = 0; same_view && d < R; ++d) same_view = ops[k].stride[d] == ops[o].stride[d];
+      if (!same_view && ranges_overlap(ops[o].address, o_bytes, ops[k].address, k_bytes)) {
+        return fail(cudaErrorInvalidValue,
+                    ops[k].output
+                        ? "ew::elementwise: two outputs overlap"
+                        : "ew::elementwise: an output overlaps an input (only exactly the same view, "
+                          "in place, is allowed)");
+      }
+    }
+    for (int k = 0; k < num_singles; ++k) {
+      if (singles[k].address == 0)
+        return fail(cudaErrorInvalidValue, "ew::elementwise: null ew::scalar pointer");
+      if (singles[k].address % singles[k].alignment != 0) {
+        return fail(cudaErrorInvalidValue,
+                    "ew::elementwise: ew::scalar pointer not aligned to its element type");
+      }
+      if (ranges_overlap(ops[o].address, o_bytes, singles[k].address, singles[k].element_size)) {
+        return fail(cudaErrorInvalidValue,
+                    "ew::elementwise: an output overlaps the element of an ew::scalar operand");
+      }
+    }
+  }
+  return cudaSuccess;
+}
+
+/// The pointer a 1-D launch takes for an N-dimensional output or input argument that coalesced to one
+/// contiguous dimension; the index as the 1-D index; other operands as they are.
+template <class T>
+T* as_1d_output(T* p) {
+  return p;
+}
+template <class T, int VR>
+T* as_1d_output(const strided_view<T, VR>& v) {
+  return v.ptr;
+}
+template <class A>
+A as_1d_input(const A& a) {
+  return a;
+}
+template <class T, int VR>
+const T* as_1d_input(const strided_view<const T, VR>& v) {
+  return v.ptr;
+}
+inline index_operand as_1d_input(const index_operand&) { return index_operand{-1}; }
+
+/// The N-dimensional kernel's operand for an argument, with row `k` of the coalesced shape's strides.
+template <int R, int K>
+void outer_and_inner(const nd_shape<R, K>& c, int k, std::int64_t (&outer)[R], std::int64_t& inner,
+                     bool& invariant) {
+  invariant = true;
+  for (int d = 0; d < R; ++d) {
+    outer[d] = d + 1 < c.rank ? c.stride[k][d] : 0;
+    invariant = invariant && outer[d] == 0;
+  }
+  inner = c.stride[k][c.rank - 1];
+}
+template <int R, int K, class T>
+nd_output<T, R> nd_output_operand(T* p, const nd_shape<R, K>& c, int k) {
+  nd_output<T, R> o{p, {}, 0};
+  bool invariant;
+  outer_and_inner(c, k, o.stride, o.inner, invariant);
+  return o;
+}
+template <int R, int K, class T, int VR>
+nd_output<T, R> nd_output_operand(const strided_view<T, VR>& v, const nd_shape<R, K>& c, int k) {
+  return nd_output_operand(v.ptr, c, k);
+}
+template <int R, int K, class T>
+nd_array_input<T, R> nd_input_operand(const T* p, const nd_shape<R, K>& c, int k) {
+  nd_array_input<T, R> o{p, {}, 0, false};
+  outer_and_inner(c, k, o.stride, o.inner, o.invariant);
+  return o;
+}
+template <int R, int K, class T, int VR>
+nd_array_input<T, R> nd_input_operand(const strided_view<const T, VR>& v, const nd_shape<R, K>& c, int k) {
+  return nd_input_operand(v.ptr, c, k);
+}
+template <int R, int K>
+nd_affine_input<R> nd_input_operand(const index_operand&, const nd_shape<R, K>& c, int k) {
+  nd_affine_input<R> o{{}, 0, false};
+  outer_and_inner(c, k, o.stride, o.inner, o.invariant);
+  return o;
+}
+template <int R, int K, class T>
+nd_uniform_input<constant_input<T>> nd_input_operand(const constant_operand<T>& x, const nd_shape<R, K>&,
+                                                     int) {
+  return {constant_input<T>{x.value}};
+}
+template <int R, int K, class T>
+nd_uniform_input<scalar_input<T>> nd_input_operand(const scalar_operand<T>& x, const nd_shape<R, K>&, int) {
+  return {scalar_input<T>{x.ptr}};
+}
+
+/// The N-dimensional kernel's operands for inputs `ins`, input `I` with row `rows[I]` of `c`'s strides.
+template <int R, int K, class... In, std::size_t N, std::size_t... I>
+cuda::std::tuple<decltype(nd_input_operand(cuda::std::declval<const In&>(),
+                                           cuda::std::declval<const nd_shape<R, K>&>(), 0))...>
+nd_input_operands(const cuda::std::tuple<In...>& ins, const nd_shape<R, K>& c,
+                  const cuda::std::array<int, N>& rows, cuda::std::index_sequence<I...>) {
+  return {nd_input_operand(cuda::std::get<I>(ins), c, rows[I])...};
+}
+
+/// Row of the strided-operand table for each input (-1 for an operand without strides): after the
+/// `NumOut` outputs, in order.
+template <int NumOut, class... In>
+constexpr cuda::std::array<int, sizeof...(In) + 1> strided_rows() {
+  cuda::std::array<int, sizeof...(In) + 1> rows{};
+  int next = NumOut;
+  int i = 0;
+  ((rows[i++] = has_strides<In> ? next++ : -1), ...);
+  return rows;
+}
+
+/// One N-dimensional call before its launch: its operands described and checked (`prepare`), its shape
+/// coalesced, and the plan of its kernel; `dispatch_nd` launches it, and the host tests run its kernel
+/// body over simulated grids. `Vec` is the launch's vector width.
+template <int Vec, int R, class OutTuple, class InTuple>
+struct nd_call;
+template <int Vec, int R, class... Out, class... In>
+struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
+  static constexpr int num_out = static_cast<int>(sizeof...(Out));
+  static constexpr int num_ops = num_out + static_cast<int>((has_strides<In> + ... + 0));
+  static constexpr int num_singles =
+      static_cast<int>(((input_arg<In>::memory == memory_kind::single) + ... + 0));
+  static constexpr cuda::std::array<int, sizeof...(In) + 1> rows = strided_rows<num_out, In...>();
+
+  nd_operand<R> ops[num_ops];
+  pointer_info singles[num_singles > 0 ? num_singles : 1] = {};
+  /// The launch's size; 0 for an empty launch, which is not launched.
+  std::uint64_t elements = 0;
+  nd_shape<R, num_ops> shape;
+  /// Everything coalesced to one dimension of stride 1: the 1-D launch.
+  bool contiguous = false;
+  nd_plan<R> plan;
+
+  /// Describes and checks every operand, then coalesces and plans.
+  cudaError_t prepare(const extents<R>& e, const cuda::std::tuple<Out...>& outs,
+                      const cuda::std::tuple<In...>& ins) {
+    cudaError_t err = cudaSuccess;
+    int k = 0;
+    cuda::std::apply(
+        [&](const auto&... o) {
+          ((err = err == cudaSuccess ? describe_output(o, e, ops[k]) : err, ++k), ...);
+        },
+        outs);
+    int s = 0;
+    auto add = [&](const auto& a) {
+      using A = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(a)>>;
+      if constexpr (has_strides<A>) {
+        if (err == cudaSuccess) err = describe_input(a, e, ops[k]);
+        ++k;
+      } else if constexpr (input_arg<A>::memory == memory_kind::single) {
+        singles[s++] = input_arg<A>::info(a);
+      }
+    };
+    cuda::std::apply([&](const auto&... a) { (add(a), ...); }, ins);
+    if (err != cudaSuccess) return err;
+    err = check_nd(e, ops, num_ops, num_out, singles, num_singles, elements);
+    if (err != cudaSuccess || elements == 0) return err;
+
+    nd_shape<R, num_ops> full{};
+    full.rank = R;
+    for (int d = 0; d < R; ++d) full.extent[d] = e[d];
+    for (int j = 0; j < num_ops; ++j) {
+      for (int d = 0; d < R; ++d) full.stride[j][d] = ops[j].stride[d];
+    }
+    shape = coalesce(full);
+    contiguous = shape.rank == 1;
+    for (int j = 0; contiguous && j < num_ops; ++j) contiguous = shape.stride[j][0] == 1;
+    // The vectorized path needs every output's innermost stride to be 1 and every array input's 0 or 1.
+    bool inner_ok = Vec > 1;
+    for (int j = 0; inner_ok && j < num_ops; ++j) {
+      const std::int64_t st = shape.stride[j][shape.rank - 1];
+      if (!ops[j].affine) inner_ok = st == 1 || (!ops[j].output && st == 0);
+    }
+    plan = make_nd_plan(shape, inner_ok ? Vec : 1, inner_ok ? tuning::nd_vector_rows : tuning::nd_scalar_rows,
+                        static_cast<std::uint64_t>(ops[0].address / ops[0].element_size));
+    return cudaSuccess;
+  }
+
+  /// The arrays' `pointer_info`, outputs first, for the 1-D launch's vector head; returns their number.
+  int arrays(pointer_info* out) const {
+    int n = 0;
+    for (int j = 0; j < num_ops; ++j) {
+      if (!ops[j].affine) out[n++] = pointer_info{ops[j].address, ops[j].element_size, ops[j].alignment};
+    }
+    return n;
+  }
+  /// The N-dimensional kernel's operands.
+  cuda::std::tuple<decltype(nd_output_operand(cuda::std::declval<const Out&>(),
+                                              cuda::std::declval<const nd_shape<R, num_ops>&>(), 0))...>
+  out_operands(const cuda::std::tuple<Out...>& outs) const {
+    return out_impl(outs, cuda::std::index_sequence_for<Out...>{});
+  }
+  cuda::std::tuple<decltype(nd_input_operand(cuda::std::declval<const In&>(),
+                                             cuda::std::declval<const nd_shape<R, num_ops>&>(), 0))...>
+  in_operands(const cuda::std::tuple<In...>& ins) const {
+    return in_impl(ins, cuda::std::index_sequence_for<In...>{});
+  }
+
+ private:
+  template <std::size_t... O>
+  auto out_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<O...>) const {
+    return cuda::std::tuple<decltype(nd_output_operand(cuda::std::declval<const Out&>(), shape, 0))...>{
+        nd_output_operand(cuda::std::get<O>(outs), shape, static_cast<int>(O))...};
+  }
+  template <std::size_t... I>
+  auto in_impl(const cuda::std::tuple<In...>& ins, cuda::std::index_sequence<I...>) const {
+    return cuda::std::tuple<decltype(nd_input_operand(cuda::std::declval<const In&>(), shape, 0))...>{
+        nd_input_operand(cuda::std::get<I>(ins), shape, rows[I])...};
+  }
+};
+
+/// The vector width of an N-dimensional launch: `VecWidth`, or ew's default when 0, and 1 where an element
+/// type has no vector form.
+template <int VecWidth, class... Out, class... In>
+constexpr int nd_vec_width(cuda::std::tuple<Out...>*, cuda::std::tuple<In...>*) {
+  constexpr int wanted =
+      VecWidth == 0 ? default_vec_width<output_value_t<Out>..., array_type_t<In>...> : VecWidth;
+  constexpr bool vectorizable =
+      (is_vectorizable_v<output_value_t<Out>> && ...) && (is_vectorizable_v<array_type_t<In>> && ...);
+  return vectorizable ? wanted : 1;
+}
+
+/// `ew::elementwise` over N-dimensional shape `e`: outputs `T*` (row-major of `e`) or views of exactly
+/// `e`; inputs pointers (row-major of `e`), views broadcastable to `e`, the index, constants and scalars.
+template <int VecWidth, class Op, int R, class... Out, class... In>
+cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tuple<Out...>& outs,
+                        const cuda::std::tuple<In...>& ins, cudaStream_t stream) {
+  using out_tuple = cuda::std::tuple<Out...>;
+  using in_tuple = cuda::std::tuple<In...>;
+  constexpr int wanted =
+      VecWidth == 0 ? default_vec_width<output_value_t<Out>..., array_type_t<In>...> : VecWidth;
+  static_assert(launch_static_checks<wanted, 1, Op, out_tuple, in_tuple>::ok);
+  constexpr int vec =
+      nd_vec_width<VecWidth>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
+
+  nd_call<vec, R, out_tuple, in_tuple> call;
+  cudaError_t err = call.prepare(e, outs, ins);
+  if (err != cudaSuccess) return err;
+  if (call.elements == 0) return fail(cudaSuccess, "");
+  launch_args args{};
+  err = current_launch_args(args);
+  if (err != cudaSuccess) return err;
+
+  if (call.contiguous) {  // one contiguous dimension: the 1-D launch, with its vector head and tiles
+    constexpr int unroll = tuning::default_kernel_shape.unroll_for(num_array_inputs<In...>);
+    pointer_info arrays[call.num_ops] = {};
+    const int num_arrays = call.arrays(arrays);
+    const auto outs_1d =
+        cuda::std::apply([](const auto&... o) { return cuda::std::make_tuple(as_1d_output(o)...); }, outs);
+    const auto ins_1d =
+        cuda::std::apply([](const auto&... a) { return cuda::std::make_tuple(as_1d_input(a)...); }, ins);
+    return launch_1d<vec, unroll>(args, op, static_cast<std::size_t>(call.elements), outs_1d, ins_1d, arrays,
+                                  num_arrays, stream);
+  }
+  const auto out_operands = call.out_operands(outs);
+  const auto in_operands = call.in_operands(ins);
+  constexpr auto kernel = &nd_elementwise_kernel<Op, vec, tuning::nd_vector_rows, tuning::nd_scalar_rows, R,
+                                                 cuda::std::remove_const_t<decltype(out_operands)>,
+                                                 cuda::std::remove_const_t<decltype(in_operands)>>;
+  const std::size_t bt = static_cast<std::size_t>(tuning::nd_block_threads);
+  std::size_t blocks = static_cast<std::size_t>((call.plan.items + bt - 1) / bt);
+  if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
+  return launch_kernel<kernel>(args, call.plan, launch_shape{blocks < 1 ? 1 : blocks, bt}, op, out_operands,
+                               in_operands, stream);
+}
+
+}  // namespace EW_DETAIL_CONFIG_NAMESPACE
+}  // namespace detail
+}  // namespace ew

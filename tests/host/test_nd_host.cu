@@ -1,0 +1,463 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// The N-dimensional launch on the host: coalescing and planning (nd_layout.cuh) on known shapes; then, over
+// hundreds of random shapes, operand layouts (padded, permuted, broadcast, offset, inner strides of 2 and
+// 3) and operand kinds, the dispatcher's own checks and plan (`nd_call`) and every thread of the grid it
+// would launch through the kernel's body (`nd_grid_thread`, or the 1-D body where the call coalesces to
+// one contiguous dimension), on host memory. Each output element must equal the op on its inputs and be
+// stored exactly once, no other byte may change, and every vector access must be aligned to its size.
+// Last, the bad arguments of an N-dimensional call, through `ew::elementwise` itself: each returns
+// cudaErrorInvalidValue with its message before anything touches a device.
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <ew/elementwise.cuh>
+
+#include "../common/nd_cases.cuh"
+#include "../common/test_utils.cuh"
+
+namespace {
+
+using ew::detail::coalesce;
+using ew::detail::make_nd_plan;
+using ew::detail::nd_shape;
+
+TEST_CASE("coalesce: contiguous, broadcast, permuted and size-1 dimensions", "[nd]") {
+  SECTION("a contiguous [4, 5, 6] with a row-major input is one dimension") {
+    nd_shape<3, 2> s{3, {4, 5, 6}, {{30, 6, 1}, {30, 6, 1}}};
+    const auto c = coalesce(s);
+    REQUIRE(c.rank == 1);
+    CHECK(c.extent[0] == 120);
+    CHECK(c.stride[0][0] == 1);
+    CHECK(c.stride[1][0] == 1);
+  }
+  SECTION("a row bias [1, C] over [R, C] stays two dimensions") {
+    nd_shape<2, 3> s{2, {7, 9}, {{9, 1}, {9, 1}, {0, 1}}};
+    const auto c = coalesce(s);
+    REQUIRE(c.rank == 2);
+    CHECK(c.extent[0] == 7);
+    CHECK(c.extent[1] == 9);
+    CHECK(c.stride[2][0] == 0);
+    CHECK(c.stride[2][1] == 1);
+  }
+  SECTION("a per-channel [1, C, 1, 1] over NCHW merges H and W only") {
+    nd_shape<4, 2> s{4, {2, 3, 4, 5}, {{60, 20, 5, 1}, {0, 1, 0, 0}}};
+    const auto c = coalesce(s);
+    REQUIRE(c.rank == 3);
+    CHECK(c.extent[0] == 2);
+    CHECK(c.extent[1] == 3);
+    CHECK(c.extent[2] == 20);
+    CHECK(c.stride[1][1] == 1);
+    CHECK(c.stride[1][2] == 0);
+  }
+  SECTION("dimensions of extent 1 go, the rest merge across them") {
+    nd_shape<4, 1> s{4, {3, 1, 1, 8}, {{8, 8, 8, 1}}};
+    const auto c = coalesce(s);
+    REQUIRE(c.rank == 1);
+    CHECK(c.extent[0] == 24);
+  }
+  SECTION("a column-major output is reordered so that its stride-1 dimension is innermost") {
+    nd_shape<2, 2> s{2, {5, 6}, {{1, 5}, {6, 1}}};  // y column-major, x row-major: a transpose
+    const auto c = coalesce(s);
+    REQUIRE(c.rank == 2);
+    CHECK(c.extent[0] == 6);
+    CHECK(c.extent[1] == 5);
+    CHECK(c.stride[0][1] == 1);
+    CHECK(c.stride[1][1] == 6);
+  }
+  SECTION("pitched rows do not merge") {
+    nd_shape<2, 2> s{2, {4, 10}, {{10, 1}, {16, 1}}};
+    CHECK(coalesce(s).rank == 2);
+  }
+  SECTION("a single element is rank 1 of extent 1") {
+    nd_shape<3, 1> s{3, {1, 1, 1}, {{1, 1, 1}}};
+    const auto c = coalesce(s);
+    CHECK(c.rank == 1);
+    CHECK(c.extent[0] == 1);
+  }
+}
+
+TEST_CASE("nd_plan: slots per row follow the first output's alignment", "[nd]") {
+  // [3, 10] f32 rows of pitch 12: every row starts at the same offset within its vectors.
+  nd_shape<2, 1> s{2, {3, 10}, {{12, 1}}};
+  auto p = make_nd_plan(s, 4, 2, 1);  // the output starts 1 element past a vector boundary
+  CHECK(p.head == 1);
+  CHECK(p.rows == 3);
+  CHECK(p.cols == 10);
+  CHECK(p.slots == 3);      // columns [-1, 3), [3, 7), [7, 11)
+  CHECK(p.items == 2 * 3);  // two groups of two rows
+  // Pitch 10: rows start at different offsets; every row gets the slots of the worst case.
+  nd_shape<2, 1> t{2, {3, 10}, {{10, 1}}};
+  p = make_nd_plan(t, 4, 2, 0);
+  CHECK(p.head == -1);
+  CHECK(p.slots == 4);
+  p = make_nd_plan(t, 1, 4, 0);
+  CHECK(p.slots == 10);
+  CHECK(p.items == 10);
+}
+
+/// Every byte stored by the simulated grid, counted; and every vector access checked for alignment.
+struct access_log {
+  std::map<std::uintptr_t, int> stores;
+  std::size_t misaligned = 0;
+};
+access_log* current_log = nullptr;
+void observe(const void* p, std::size_t bytes, bool is_store) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (a % bytes != 0) ++current_log->misaligned;
+  if (is_store) {
+    for (std::size_t b = 0; b < bytes; ++b) ++current_log->stores[a + b];
+  }
+}
+
+/// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host.
+template <int R, class Op, class... Out, class... In>
+std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tuple<Out...>& outs,
+                     const cuda::std::tuple<In...>& ins) {
+  using out_tuple = cuda::std::tuple<Out...>;
+  using in_tuple = cuda::std::tuple<In...>;
+  constexpr int vec =
+      ew::detail::nd_vec_width<0>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
+  ew::detail::nd_call<vec, R, out_tuple, in_tuple> call;
+  REQUIRE(call.prepare(e, outs, ins) == cudaSuccess);
+  if (call.elements == 0) return "empty";
+  if (call.contiguous) {
+    constexpr int unroll = ew::tuning::default_kernel_shape.unroll_for(ew::detail::num_array_inputs<In...>);
+    ew::detail::pointer_info arrays[call.num_ops] = {};
+    const int num_arrays = call.arrays(arrays);
+    const auto outs_1d = cuda::std::apply(
+        [](const auto&... o) { return cuda::std::make_tuple(ew::detail::as_1d_output(o)...); }, outs);
+    const auto ins_1d = cuda::std::apply(
+        [](const auto&... a) { return cuda::std::make_tuple(ew::detail::as_1d_input(a)...); }, ins);
+    const int head = vec > 1 ? ew::detail::vector_head(arrays, num_arrays, vec) : ew::detail::no_vector_path;
+    const auto plan = ew::detail::plan_paths<vec, unroll>(call.elements, head, ew::tuning::policy_for_cc(90));
+    const auto in_ops = ew::detail::as_operands(ins_1d);
+    for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
+      for (std::size_t t = 0; t < plan.shape.block_threads; ++t) {
+        ew::detail::elementwise_grid_thread<Op, vec, unroll, ew::detail::scalar_unroll<vec, unroll>>(
+            op, plan.part, plan.shape, outs_1d, in_ops, b, t);
+      }
+    }
+    return "1-D, head " + std::to_string(head);
+  }
+  const auto out_ops = call.out_operands(outs);
+  const auto in_ops = call.in_operands(ins);
+  const std::size_t bt = ew::tuning::nd_block_threads;
+  const ew::detail::launch_shape shape{static_cast<std::size_t>((call.plan.items + bt - 1) / bt), bt};
+  for (std::size_t b = 0; b < shape.blocks; ++b) {
+    for (std::size_t t = 0; t < bt; ++t) {
+      ew::detail::nd_grid_thread<Op, vec, ew::tuning::nd_vector_rows, ew::tuning::nd_scalar_rows, R>(
+          op, call.plan, shape, out_ops, in_ops, b, t);
+    }
+  }
+  return "N-d rank " + std::to_string(call.plan.rank) + " vec " + std::to_string(call.plan.vec) + " head " +
+         std::to_string(call.plan.head) + " rows " + std::to_string(call.plan.rows) + " cols " +
+         std::to_string(call.plan.cols);
+}
+
+/// A host buffer for one operand's layout, filled with distinct values, 16-byte aligned.
+template <class T>
+struct buffer {
+  std::vector<unsigned char> bytes;
+  T* base;
+  explicit buffer(std::int64_t n) : bytes(static_cast<std::size_t>(n) * sizeof(T) + 64) {
+    auto a = reinterpret_cast<std::uintptr_t>(bytes.data());
+    base = reinterpret_cast<T*>((a + 15) / 16 * 16);
+  }
+};
+
+template <class T>
+void fill_random(T* p, std::int64_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> d(-4.0f, 4.0f);
+  for (std::int64_t i = 0; i < n; ++i) p[i] = ew::convert<T>(d(rng));
+}
+
+/// out = a * 2 - b + (index % 97) * s: an array, a half-precision array, the index and a scalar.
+struct mix_op {
+  EW_HD float operator()(float a, __half b, std::int64_t i, float s) const {
+    return a * 2.0f - __half2float(b) + static_cast<float>(i % 97) * s;
+  }
+};
+/// Two outputs from a half array and a constant.
+struct pair_op {
+  EW_HD cuda::std::tuple<float, float> operator()(__half a, float c) const {
+    return {__half2float(a) + c, __half2float(a) * c};
+  }
+};
+
+/// How many simulated calls took each path (1-D, N-d vectorized, N-d element-wise), over all random cases.
+std::map<std::string, int> paths_taken;
+void count_path(const std::string& path) {
+  if (path.rfind("1-D", 0) == 0)
+    ++paths_taken["1-D"];
+  else if (path.find("vec 1 ") != std::string::npos)
+    ++paths_taken["N-d element-wise"];
+  else if (path.find("N-d") == 0)
+    ++paths_taken[path.find("head -1") != std::string::npos ? "N-d vectorized, per-row head"
+                                                            : "N-d vectorized"];
+}
+
+template <int R>
+void random_cases(int count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (int n = 0; n < count; ++n) {
+    std::int64_t e[R];
+    ew_test::nd::random_extents<R>(rng, e);
+    const auto ext = ew_test::nd::to_extents<R>(e);
+    const int pick = static_cast<int>(rng() % 2);
+    access_log log;
+    current_log = &log;
+    ew::detail::host_access_observer = &observe;
+    if (pick == 0) {
+      const auto lo = ew_test::nd::random_layout<R>(rng, e, false, true);
+      const auto la = ew_test::nd::random_layout<R>(rng, e, true, true);
+      const auto lb = ew_test::nd::random_layout<R>(rng, e, true, true);
+      const int dim = static_cast<int>(rng() % (R + 1)) - 1;
+      buffer<float> o(lo.buffer), a(la.buffer), s(1);
+      buffer<__half> b(lb.buffer);
+      fill_random(a.base, la.buffer, rng);
+      fill_random(b.base, lb.buffer, rng);
+      s.base[0] = 0.75f;
+      std::memset(o.base, ew_test::poison_byte, static_cast<std::size_t>(lo.buffer) * sizeof(float));
+      std::string path;
+      auto run = [&](auto out_arg, auto a_arg, auto b_arg) {
+        path = simulate(mix_op{}, ext, cuda::std::make_tuple(out_arg),
+                        cuda::std::make_tuple(a_arg, b_arg, ew::index(dim), ew::scalar<float>(s.base)));
+      };
+      const float* ap = a.base + la.offset;
+      const __half* bp = b.base + lb.offset;
+      if (lo.plain) {
+        float* op = o.base + lo.offset;
+        if (la.plain && lb.plain)
+          run(op, ap, bp);
+        else if (la.plain)
+          run(op, ap, lb.view(static_cast<const __half*>(b.base)));
+        else if (lb.plain)
+          run(op, la.view(static_cast<const float*>(a.base)), bp);
+        else
+          run(op, la.view(static_cast<const float*>(a.base)), lb.view(static_cast<const __half*>(b.base)));
+      } else {
+        auto ov = lo.view(o.base);
+        if (la.plain && lb.plain)
+          run(ov, ap, bp);
+        else if (la.plain)
+          run(ov, ap, lb.view(static_cast<const __half*>(b.base)));
+        else if (lb.plain)
+          run(ov, la.view(static_cast<const float*>(a.base)), bp);
+        else
+          run(ov, la.view(static_cast<const float*>(a.base)), lb.view(static_cast<const __half*>(b.base)));
+      }
+      count_path(path);
+      INFO("case " << n << " rank " << R << " path " << path << "\n out " << lo.describe() << "\n a "
+                   << la.describe() << "\n b " << lb.describe() << "\n index dim " << dim);
+      std::size_t wrong = 0, twice = 0;
+      std::map<std::uintptr_t, int> expected;
+      ew_test::nd::for_each_coordinate<R>(e, [&](const std::int64_t* x, std::int64_t linear) {
+        const std::int64_t idx = dim < 0 ? linear : x[dim];
+        const float want = mix_op{}(a.base[la.at(x)], b.base[lb.at(x)], idx, 0.75f);
+        float* p = o.base + lo.at(x);
+        if (!ew_test::same_bits(*p, want)) ++wrong;
+        for (std::size_t k = 0; k < sizeof(float); ++k) expected[reinterpret_cast<std::uintptr_t>(p) + k] = 1;
+      });
+      for (const auto& [addr, c] : log.stores) {
+        if (c != 1 || expected.count(addr) == 0) ++twice;
+      }
+      CHECK(wrong == 0);
+      CHECK(twice == 0);
+      CHECK(log.stores.size() == expected.size());
+      CHECK(log.misaligned == 0);
+    } else {
+      const auto l0 = ew_test::nd::random_layout<R>(rng, e, false, false);
+      const auto l1 = ew_test::nd::random_layout<R>(rng, e, false, true);
+      const auto la = ew_test::nd::random_layout<R>(rng, e, true, false);
+      buffer<__half> o0(l0.buffer), a(la.buffer);
+      buffer<float> o1(l1.buffer);
+      fill_random(a.base, la.buffer, rng);
+      std::memset(o0.base, ew_test::poison_byte, static_cast<std::size_t>(l0.buffer) * sizeof(__half));
+      std::memset(o1.base, ew_test::poison_byte, static_cast<std::size_t>(l1.buffer) * sizeof(float));
+      const std::string path =
+          simulate(pair_op{}, ext, cuda::std::make_tuple(l0.view(o0.base), l1.view(o1.base)),
+                   cuda::std::make_tuple(la.view(static_cast<const __half*>(a.base)), ew::constant(1.5f)));
+      count_path(path);
+      INFO("case " << n << " rank " << R << " path " << path << "\n out0 " << l0.describe() << "\n out1 "
+                   << l1.describe() << "\n a " << la.describe());
+      std::size_t wrong = 0, twice = 0;
+      std::map<std::uintptr_t, int> expected;
+      ew_test::nd::for_each_coordinate<R>(e, [&](const std::int64_t* x, std::int64_t) {
+        const auto want = pair_op{}(a.base[la.at(x)], 1.5f);
+        __half* p0 = o0.base + l0.at(x);
+        float* p1 = o1.base + l1.at(x);
+        if (!ew_test::same_bits(*p0, ew::convert<__half>(cuda::std::get<0>(want)))) ++wrong;
+        if (!ew_test::same_bits(*p1, cuda::std::get<1>(want))) ++wrong;
+        for (std::size_t k = 0; k < sizeof(__half); ++k)
+          expected[reinterpret_cast<std::uintptr_t>(p0) + k] = 1;
+        for (std::size_t k = 0; k < sizeof(float); ++k)
+          expected[reinterpret_cast<std::uintptr_t>(p1) + k] = 1;
+      });
+      for (const auto& [addr, c] : log.stores) {
+        if (c != 1 || expected.count(addr) == 0) ++twice;
+      }
+      CHECK(wrong == 0);
+      CHECK(twice == 0);
+      CHECK(log.stores.size() == expected.size());
+      CHECK(log.misaligned == 0);
+    }
+    ew::detail::host_access_observer = nullptr;
+    current_log = nullptr;
+  }
+}
+
+TEST_CASE("N-d kernel body on the host: random shapes, layouts and operand kinds", "[nd]") {
+  const std::uint64_t seed = ew_test::base_seed();
+  INFO("seed " << seed);
+  random_cases<1>(60, seed + 1);
+  random_cases<2>(150, seed + 2);
+  random_cases<3>(150, seed + 3);
+  random_cases<4>(120, seed + 4);
+  // Every path ran, each many times: a generator that stopped making one of them would fail here.
+  for (const char* p : {"1-D", "N-d element-wise", "N-d vectorized", "N-d vectorized, per-row head"}) {
+    INFO(p);
+    CHECK(paths_taken[p] >= 20);
+  }
+}
+
+TEST_CASE("N-d kernel body on the host: a bias over [rows, cols] at every pitch and offset", "[nd]") {
+  // The vector path's edges: rows that start at different offsets within their vectors, a bias at
+  // another offset than the rows, a column count that is not a multiple of the vector.
+  for (std::int64_t rows : {1, 2, 3, 5}) {
+    for (std::int64_t cols : {1, 3, 4, 8, 13, 33}) {
+      for (std::int64_t pad : {0, 1, 3, 4}) {
+        for (std::int64_t off : {0, 1, 2, 5}) {
+          const std::int64_t ld = cols + pad;
+          buffer<__nv_bfloat16> x(rows * ld + off + 8), y(rows * ld + off + 8), b(cols + 8);
+          std::mt19937_64 rng(static_cast<std::uint64_t>(rows * 1000 + cols * 100 + pad * 10 + off));
+          fill_random(x.base, rows * ld + off + 8, rng);
+          fill_random(b.base, cols + 8, rng);
+          std::memset(y.base, ew_test::poison_byte, static_cast<std::size_t>(rows * ld + off + 8) * 2);
+          access_log log;
+          current_log = &log;
+          ew::detail::host_access_observer = &observe;
+          const std::string path = simulate(
+              ew::add<__nv_bfloat16>{}, ew::extents{rows, cols},
+              cuda::std::make_tuple(ew::strided(y.base + off, ew::extents{rows, cols}, ew::strides{ld, 1})),
+              cuda::std::make_tuple(ew::strided(static_cast<const __nv_bfloat16*>(x.base + off),
+                                                ew::extents{rows, cols}, ew::strides{ld, 1}),
+                                    ew::strided(static_cast<const __nv_bfloat16*>(b.base + (off + 1) % 3),
+                                                ew::extents{cols}, ew::strides{1})));
+          ew::detail::host_access_observer = nullptr;
+          INFO("rows " << rows << " cols " << cols << " pad " << pad << " off " << off << " path " << path);
+          std::size_t wrong = 0;
+          for (std::int64_t r = 0; r < rows; ++r) {
+            for (std::int64_t c = 0; c < cols; ++c) {
+              const auto want = ew::add<__nv_bfloat16>{}(x.base[off + r * ld + c], b.base[(off + 1) % 3 + c]);
+              if (!ew_test::same_bits(y.base[off + r * ld + c], want)) ++wrong;
+            }
+          }
+          std::size_t bad = 0;
+          for (const auto& [addr, n] : log.stores) {
+            const std::int64_t el =
+                static_cast<std::int64_t>(addr - reinterpret_cast<std::uintptr_t>(y.base)) / 2 - off;
+            if (n != 1 || el < 0 || el % ld >= cols || el / ld >= rows) ++bad;
+          }
+          CHECK(wrong == 0);
+          CHECK(bad == 0);
+          CHECK(log.stores.size() == static_cast<std::size_t>(rows * cols * 2));
+          CHECK(log.misaligned == 0);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+/// Fake device addresses: the checks never dereference them, and none of these calls gets to a device.
+float* fake(std::uintptr_t a) { return reinterpret_cast<float*>(a); }
+const float* cfake(std::uintptr_t a) { return reinterpret_cast<const float*>(a); }
+
+void require_rejected(cudaError_t err, const char* why) {
+  INFO("expected: " << why << " / got: " << ew::last_error_message());
+  REQUIRE(err == cudaErrorInvalidValue);
+  REQUIRE(std::string(ew::last_error_message()).find(why) != std::string::npos);
+}
+
+TEST_CASE("N-d launch: bad arguments are rejected before anything runs", "[nd]") {
+  const std::uintptr_t y = 0x100000, x = 0x200000, b = 0x300000;
+  const ew::add<float> add{};
+  const ew::relu<float> relu{};
+  require_rejected(ew::elementwise(relu, ew::extents{4, -1}, fake(y), cfake(x)), "negative extent");
+  require_rejected(
+      ew::elementwise(relu, ew::extents{std::int64_t{1} << 40, std::int64_t{1} << 40}, fake(y), cfake(x)),
+      "product of the extents overflows");
+  require_rejected(ew::elementwise(add, ew::extents{4, 8}, fake(y),
+                                   ew::in(cfake(x), ew::strided(cfake(b), ew::extents{3}, ew::strides{1}))),
+                   "not broadcastable");
+  require_rejected(
+      ew::elementwise(add, ew::extents{4, 8}, fake(y),
+                      ew::in(cfake(x), ew::strided(cfake(b), ew::extents{1, 4, 8}, ew::strides{0, 8, 1}))),
+      "more dimensions than the launch");
+  require_rejected(ew::elementwise(relu, ew::extents{4, 8},
+                                   ew::strided(fake(y), ew::extents{4, 9}, ew::strides{9, 1}), cfake(x)),
+                   "output view's extents differ");
+  require_rejected(ew::elementwise(relu, ew::extents{4, 8},
+                                   ew::strided(fake(y), ew::extents{32}, ew::strides{1}), cfake(x)),
+                   "output view's rank differs");
+  require_rejected(ew::elementwise(relu, ew::extents{4, 8}, fake(y),
+                                   ew::strided(cfake(x), ew::extents{4, 8}, ew::strides{-8, 1})),
+                   "negative strides");
+  require_rejected(ew::elementwise(relu, ew::extents{4, 8},
+                                   ew::strided(fake(y), ew::extents{4, 8}, ew::strides{0, 1}), cfake(x)),
+                   "stride-0 dimension");
+  require_rejected(ew::elementwise(relu, ew::extents{4, 8},
+                                   ew::strided(fake(y), ew::extents{4, 8}, ew::strides{4, 1}), cfake(x)),
+                   "overlaps itself");
+  // An output over part of an input: rejected; exactly the same view (in place): accepted by the checks.
+  require_rejected(ew::elementwise(relu, ew::extents{4, 8}, fake(y), cfake(y + 4 * sizeof(float))),
+                   "overlaps an input");
+  require_rejected(
+      ew::elementwise(relu, ew::extents{4, 8}, ew::strided(fake(y), ew::extents{4, 8}, ew::strides{16, 1}),
+                      ew::strided(cfake(y), ew::extents{4, 8}, ew::strides{8, 1})),
+      "overlaps an input");
+  {
+    using outs = cuda::std::tuple<ew::strided_view<float, 2>>;
+    using ins = cuda::std::tuple<ew::strided_view<const float, 2>>;
+    ew::detail::nd_call<4, 2, outs, ins> call;
+    CHECK(call.prepare(ew::extents{4, 8}, outs{ew::strided(fake(y), ew::extents{4, 8}, ew::strides{16, 1})},
+                       ins{ew::strided(cfake(y), ew::extents{4, 8}, ew::strides{16, 1})}) == cudaSuccess);
+  }
+  // Two column slices of one matrix: disjoint elements, but interleaved address ranges (conservative).
+  require_rejected(ew::elementwise(ew::sincos<float>{}, ew::extents{4, 8},
+                                   ew::out(ew::strided(fake(y), ew::extents{4, 8}, ew::strides{16, 1}),
+                                           ew::strided(fake(y + 8 * sizeof(float)), ew::extents{4, 8},
+                                                       ew::strides{16, 1})),
+                                   cfake(x)),
+                   "two outputs overlap");
+  require_rejected(
+      ew::elementwise(add, ew::extents{4, 8}, fake(y), ew::in(cfake(x), ew::scalar(cfake(y + 8)))),
+      "ew::scalar");
+  require_rejected(ew::elementwise(relu, ew::extents{4, 8}, fake(0), cfake(x)), "null pointer");
+  require_rejected(ew::elementwise(relu, ew::extents{4, 8}, fake(y + 2), cfake(x)), "not aligned");
+  require_rejected(ew::elementwise(ew::cast<float>{}, ew::extents{4, 8}, fake(y), ew::index(2)),
+                   "dim >= the launch's rank");
+  // 1-D launches: the index has one dimension, and a scalar may not sit in the output.
+  require_rejected(ew::elementwise(ew::cast<float>{}, 32, fake(y), ew::index(1)),
+                   "ew::index(dim) with dim > 0");
+  require_rejected(ew::elementwise(add, 32, fake(y), ew::in(cfake(x), ew::scalar(cfake(y + 16)))),
+                   "ew::scalar");
+  require_rejected(ew::elementwise(add, 32, fake(y), ew::in(cfake(x), ew::scalar(cfake(0)))), "null pointer");
+  // Empty launches succeed with nothing launched (and no device needed), whatever the pointers.
+  CHECK(ew::elementwise(relu, ew::extents{0, 8}, fake(0), cfake(0)) == cudaSuccess);
+  CHECK(ew::elementwise(relu, ew::extents{5, 0, 3}, fake(y), cfake(x)) == cudaSuccess);
+}
+
+}  // namespace
