@@ -1,0 +1,413 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// Operands beyond contiguous pointers on the GPU (ctest gpu.nd): the index, constants and scalars in 1-D
+// launches; N-dimensional launches of ranks 1 to 4 over random shapes and layouts (padded, permuted,
+// broadcast, offset, inner strides of 2 and 3) against a CPU reference, direct and in graphs; the shapes
+// users launch (a bias over [tokens, hidden], a column broadcast, per-channel normalisation of NCHW, pitched
+// memory from cudaMallocPitch, a column slice of a wider matrix, a transposed read, in place); a scalar
+// changed between graph replays. Every buffer is poisoned or filled with random values first, and every
+// byte that is not an output element must come back unchanged.
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <catch2/catch.hpp>
+
+#include <ew/elementwise.cuh>
+
+#include "../common/hardening_utils.cuh"
+#include "../common/nd_cases.cuh"
+#include "../common/test_utils.cuh"
+
+using namespace ew_test;
+
+namespace {
+
+template <class T>
+std::vector<T> random_values(std::int64_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> d(-4.0f, 4.0f);
+  std::vector<T> v(static_cast<std::size_t>(n));
+  for (auto& x : v) x = ew::convert<T>(d(rng));
+  return v;
+}
+template <class T>
+std::vector<T> poisoned(std::int64_t n) {
+  std::vector<T> v(static_cast<std::size_t>(n));
+  std::memset(static_cast<void*>(v.data()), poison_byte, v.size() * sizeof(T));
+  return v;
+}
+
+/// out = a * 2 - b + (index % 97) * s (as in the host test).
+struct mix_op {
+  EW_HD float operator()(float a, __half b, std::int64_t i, float s) const {
+    return a * 2.0f - __half2float(b) + static_cast<float>(i % 97) * s;
+  }
+};
+
+/// Counts output elements that differ from `want_at(x)` and bytes outside the elements that changed.
+template <int R, class T, class F>
+void check_output(const std::int64_t (&e)[R], const nd::layout<R>& l, const std::vector<T>& before,
+                  const std::vector<T>& got, F want_at) {
+  std::vector<char> is_element(before.size(), 0);
+  std::size_t wrong = 0, first = 0;
+  nd::for_each_coordinate<R>(e, [&](const std::int64_t* x, std::int64_t linear) {
+    const std::int64_t at = l.at(x);
+    is_element[static_cast<std::size_t>(at)] = 1;
+    if (!same_bits(got[static_cast<std::size_t>(at)], want_at(x, linear)) && wrong++ == 0)
+      first = static_cast<std::size_t>(linear);
+  });
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < before.size(); ++i) {
+    if (!is_element[i] && std::memcmp(&before[i], &got[i], sizeof(T)) != 0) ++changed;
+  }
+  INFO("first wrong element (linear) " << first);
+  CHECK(wrong == 0);
+  CHECK(changed == 0);
+}
+
+template <int R>
+void random_device_cases(int count, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  owned_stream stream;
+  for (int n = 0; n < count; ++n) {
+    std::int64_t e[R];
+    nd::random_extents<R>(rng, e);
+    if (n % 7 == 0) e[R - 1] = 1000 + static_cast<std::int64_t>(rng() % 300);  // many vectors per row
+    for (;;) {  // at most 2^19 elements (rank 8 could otherwise reach 6^7 x 1300)
+      std::int64_t total = 1, *largest = &e[0];
+      for (auto& x : e) {
+        total *= x;
+        if (x > *largest) largest = &x;
+      }
+      if (total <= (std::int64_t{1} << 19)) break;
+      *largest = (*largest + 1) / 2;
+    }
+    const auto ext = nd::to_extents<R>(e);
+    const auto lo = nd::random_layout<R>(rng, e, false, true);
+    const auto la = nd::random_layout<R>(rng, e, true, true);
+    const auto lb = nd::random_layout<R>(rng, e, true, true);
+    const int dim = static_cast<int>(rng() % (R + 1)) - 1;
+    const launch_mode mode = n % 3 == 0 ? launch_mode::graph : launch_mode::direct;
+    INFO("case " << n << " rank " << R << " " << mode_name(mode) << "\n out " << lo.describe() << "\n a "
+                 << la.describe() << "\n b " << lb.describe() << "\n index dim " << dim);
+    const auto ha = random_values<float>(la.buffer, rng);
+    const auto hb = random_values<__half>(lb.buffer, rng);
+    const auto ho = poisoned<float>(lo.buffer);
+    device_array<float> da(ha.size(), n % 4), dout(ho.size(), n % 3), ds(1);
+    device_array<__half> db(hb.size(), n % 5);
+    da.upload(ha);
+    db.upload(hb);
+    dout.upload(ho);
+    ds.upload({0.75f});
+    auto issue = [&](cudaStream_t s) -> cudaError_t {
+      const auto a = la.view(static_cast<const float*>(da.data()));
+      const auto b = lb.view(static_cast<const __half*>(db.data()));
+      const auto ins = ew::in(a, b, ew::index(dim), ew::scalar(static_cast<const float*>(ds.data())));
+      if (lo.plain) return ew::elementwise(mix_op{}, ext, dout.data() + lo.offset, ins, s);
+      return ew::elementwise(mix_op{}, ext, lo.view(dout.data()), ins, s);
+    };
+    EW_REQUIRE_CUDA(run_in_mode(mode, stream.get(), issue));
+    check_output<R>(e, lo, ho, dout.download(), [&](const std::int64_t* x, std::int64_t linear) {
+      return mix_op{}(ha[static_cast<std::size_t>(la.at(x))], hb[static_cast<std::size_t>(lb.at(x))],
+                      dim < 0 ? linear : x[dim], 0.75f);
+    });
+    REQUIRE(dout.guards_intact());
+  }
+}
+
+}  // namespace
+
+namespace {
+/// y = gelu(x + b) in bf16, computed in float: the transformer epilogue.
+struct bias_gelu {
+  EW_HD __nv_bfloat16 operator()(__nv_bfloat16 x, __nv_bfloat16 b) const {
+    return ew::gelu<__nv_bfloat16>{}(ew::add<__nv_bfloat16>{}(x, b));
+  }
+};
+/// Keeps the even elements: a position-dependent op.
+struct even_mask {
+  EW_HD float operator()(float v, std::int64_t i) const { return (i & 1) == 0 ? v : 0.0f; }
+};
+/// Adds the coordinates and the linear index.
+struct add_coords {
+  EW_HD float operator()(float v, std::int64_t r, std::int64_t c, std::int64_t lin) const {
+    return v + static_cast<float>(r * 1000 + c) + static_cast<float>(lin % 3);
+  }
+};
+/// (x - mean) * inv_std, per channel.
+struct normalize {
+  EW_HD float operator()(float x, float mean, float inv_std) const { return (x - mean) * inv_std; }
+};
+}  // namespace
+
+TEST_CASE("N-d launches over random shapes, layouts and operand kinds match the CPU", "[nd]") {
+  const std::uint64_t seed = base_seed();
+  INFO("seed " << seed);
+  random_device_cases<1>(40, seed + 11);
+  random_device_cases<2>(120, seed + 12);
+  random_device_cases<3>(100, seed + 13);
+  random_device_cases<4>(80, seed + 14);
+  random_device_cases<8>(12, seed + 18);  // ew::max_rank
+}
+
+TEST_CASE("index, constant and scalar operands in 1-D launches", "[nd]") {
+  owned_stream stream;
+  std::mt19937_64 rng(base_seed());
+  for (std::size_t n : {std::size_t{1}, std::size_t{37}, std::size_t{4097}, std::size_t{1000003}}) {
+    for (std::size_t off : {std::size_t{0}, std::size_t{3}}) {
+      INFO("n " << n << " offset " << off);
+      device_array<std::int64_t> seq(n, off);
+      seq.poison();
+      EW_REQUIRE_CUDA(ew::elementwise(ew::cast<std::int64_t>{}, n, seq.data(), ew::index(), stream.get()));
+      EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+      const auto s = seq.download();
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) wrong += s[i] != static_cast<std::int64_t>(i);
+      CHECK(wrong == 0);
+
+      const auto hx = random_values<float>(static_cast<std::int64_t>(n), rng);
+      device_array<float> x(n, off), y(n, (off + 1) % 4), z(n, off), scale(1);
+      x.upload(hx);
+      scale.upload({-1.25f});
+      y.poison();
+      z.poison();
+      EW_REQUIRE_CUDA(
+          ew::elementwise(ew::mul<float>{}, n, y.data(), ew::in(x.data(), ew::constant(0.5f)), stream.get()));
+      EW_REQUIRE_CUDA(ew::elementwise(
+          ew::fma<float>{}, n, z.data(),
+          ew::in(x.data(), ew::scalar(static_cast<const float*>(scale.data())), ew::constant(3.0f)),
+          stream.get()));
+      EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+      const auto hy = y.download(), hz = z.download();
+      std::size_t wy = 0, wz = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        wy += !same_bits(hy[i], ew::mul<float>{}(hx[i], 0.5f));
+        wz += !same_bits(hz[i], ew::fma<float>{}(hx[i], -1.25f, 3.0f));
+      }
+      CHECK(wy == 0);
+      CHECK(wz == 0);
+      // Position-dependent: a mask of the even elements.
+      y.poison();
+      EW_REQUIRE_CUDA(ew::elementwise(even_mask{}, n, y.data(), ew::in(x.data(), ew::index()), stream.get()));
+      EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+      const auto hm = y.download();
+      std::size_t wm = 0;
+      for (std::size_t i = 0; i < n; ++i) wm += !same_bits(hm[i], (i & 1) == 0 ? hx[i] : 0.0f);
+      CHECK(wm == 0);
+      REQUIRE(x.guards_intact());
+      REQUIRE(y.guards_intact());
+      REQUIRE(z.guards_intact());
+    }
+  }
+}
+
+TEST_CASE("a graph replay reads the value an ew::scalar holds then", "[nd][graph]") {
+  const std::size_t n = 100003;
+  const std::int64_t rows = 301, cols = 333;
+  std::mt19937_64 rng(base_seed());
+  const auto hx = random_values<float>(static_cast<std::int64_t>(n), rng);
+  device_array<float> x(n, 1), y(n, 1), y2(static_cast<std::size_t>(rows * cols)), s(1);
+  x.upload(hx);
+  owned_stream stream;
+  owned_graph g;
+  cudaError_t ended = cudaSuccess;
+  auto issue = [&](cudaStream_t st) {
+    cudaError_t err = ew::elementwise(ew::mul<float>{}, n, y.data(),
+                                      ew::in(x.data(), ew::scalar(static_cast<const float*>(s.data()))), st);
+    if (err == cudaSuccess) {
+      err = ew::elementwise(ew::mul<float>{}, ew::extents{rows, cols}, y2.data(),
+                            ew::in(ew::strided(static_cast<const float*>(x.data()), ew::extents{rows, cols},
+                                               ew::strides{cols + 7, 1}),
+                                   ew::scalar(static_cast<const float*>(s.data()))),
+                            st);
+    }
+    return err;
+  };
+  EW_REQUIRE_CUDA(capture(g, stream.get(), cudaStreamCaptureModeGlobal, issue, ended));
+  EW_REQUIRE_CUDA(ended);
+  for (float v : {2.0f, -0.5f, 7.25f}) {
+    INFO("scalar " << v);
+    s.upload({v});
+    y.poison();
+    y2.poison();
+    EW_REQUIRE_CUDA(g.replay(stream.get()));
+    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+    const auto hy = y.download(), hy2 = y2.download();
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) wrong += !same_bits(hy[i], hx[i] * v);
+    for (std::int64_t r = 0; r < rows; ++r)
+      for (std::int64_t c = 0; c < cols; ++c)
+        wrong += !same_bits(hy2[static_cast<std::size_t>(r * cols + c)],
+                            hx[static_cast<std::size_t>(r * (cols + 7) + c)] * v);
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("the shapes users launch: bias, column broadcast, NCHW channels, pitched, slices, transposes",
+          "[nd]") {
+  owned_stream stream;
+  std::mt19937_64 rng(base_seed() + 5);
+  SECTION("bias over [tokens, hidden], bf16, hidden not a multiple of the vector, then fused with gelu") {
+    for (std::int64_t hidden : {std::int64_t{1000}, std::int64_t{4096}, std::int64_t{1001}}) {
+      const std::int64_t tokens = 517;
+      INFO("hidden " << hidden);
+      const auto hx = random_values<__nv_bfloat16>(tokens * hidden, rng);
+      const auto hb = random_values<__nv_bfloat16>(hidden, rng);
+      device_array<__nv_bfloat16> x(hx.size()), b(hb.size(), 3), y(hx.size());
+      x.upload(hx);
+      b.upload(hb);
+      for (int fused = 0; fused < 2; ++fused) {
+        y.poison();
+        const auto bias =
+            ew::strided(static_cast<const __nv_bfloat16*>(b.data()), ew::extents{hidden}, ew::strides{1});
+        if (fused) {
+          EW_REQUIRE_CUDA(ew::elementwise(bias_gelu{}, ew::extents{tokens, hidden}, y.data(),
+                                          ew::in(x.data(), bias), stream.get()));
+        } else {
+          EW_REQUIRE_CUDA(ew::elementwise(ew::add<__nv_bfloat16>{}, ew::extents{tokens, hidden}, y.data(),
+                                          ew::in(x.data(), bias), stream.get()));
+        }
+        EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+        const auto hy = y.download();
+        std::size_t wrong = 0;
+        for (std::int64_t t = 0; t < tokens; ++t) {
+          for (std::int64_t h = 0; h < hidden; ++h) {
+            const auto xi = hx[static_cast<std::size_t>(t * hidden + h)],
+                       bi = hb[static_cast<std::size_t>(h)];
+            const auto got = hy[static_cast<std::size_t>(t * hidden + h)];
+            if (fused) {  // gelu's erf on the host may differ from the device's in the last float bit: 1 bf16
+                          // ulp
+              const float w = __bfloat162float(bias_gelu{}(xi, bi)), g = __bfloat162float(got);
+              wrong += !(std::fabs(g - w) <= 0.0079f * std::fabs(w) + 1e-6f);
+            } else {
+              wrong += !same_bits(got, ew::add<__nv_bfloat16>{}(xi, bi));
+            }
+          }
+        }
+        CHECK(wrong == 0);
+      }
+    }
+  }
+  SECTION("column broadcast [R, 1] over [R, C], f32") {
+    const std::int64_t R = 1031, C = 777;
+    const auto hx = random_values<float>(R * C, rng);
+    const auto hc = random_values<float>(R, rng);
+    device_array<float> x(hx.size(), 1), col(hc.size()), y(hx.size(), 1);
+    x.upload(hx);
+    col.upload(hc);
+    y.poison();
+    EW_REQUIRE_CUDA(ew::elementwise(ew::mul<float>{}, ew::extents{R, C}, y.data(),
+                                    ew::in(x.data(), ew::strided(static_cast<const float*>(col.data()),
+                                                                 ew::extents{R, 1}, ew::strides{1, 0})),
+                                    stream.get()));
+    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+    const auto hy = y.download();
+    std::size_t wrong = 0;
+    for (std::int64_t r = 0; r < R; ++r)
+      for (std::int64_t c = 0; c < C; ++c)
+        wrong += !same_bits(hy[static_cast<std::size_t>(r * C + c)],
+                            hx[static_cast<std::size_t>(r * C + c)] * hc[static_cast<std::size_t>(r)]);
+    CHECK(wrong == 0);
+  }
+  SECTION("per-channel normalisation of NCHW, mean and 1/std as [1, C, 1, 1] views") {
+    const std::int64_t N = 3, C = 5, H = 37, W = 41;
+    const auto hx = random_values<float>(N * C * H * W, rng);
+    const auto hm = random_values<float>(C, rng), hs = random_values<float>(C, rng);
+    device_array<float> x(hx.size()), m(hm.size()), s(hs.size()), y(hx.size(), 2);
+    x.upload(hx);
+    m.upload(hm);
+    s.upload(hs);
+    y.poison();
+    const ew::extents shape{N, C, H, W};
+    const auto channel = [](const float* p) {
+      return ew::strided(p, ew::extents{1, 5, 1, 1}, ew::strides{0, 1, 0, 0});
+    };
+    EW_REQUIRE_CUDA(ew::elementwise(normalize{}, shape, y.data(),
+                                    ew::in(x.data(), channel(m.data()), channel(s.data())), stream.get()));
+    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+    const auto hy = y.download();
+    std::size_t wrong = 0;
+    for (std::int64_t i = 0; i < N * C * H * W; ++i) {
+      const std::size_t c = static_cast<std::size_t>((i / (H * W)) % C);
+      wrong += !same_bits(hy[static_cast<std::size_t>(i)],
+                          normalize{}(hx[static_cast<std::size_t>(i)], hm[c], hs[c]));
+    }
+    CHECK(wrong == 0);
+  }
+  SECTION("pitched input from cudaMallocPitch into a column slice of a wider matrix") {
+    const std::int64_t rows = 300, cols = 513, ld = 1200, c0 = 101;
+    float* pitched = nullptr;
+    std::size_t pitch = 0;
+    EW_REQUIRE_CUDA(cudaMallocPitch(reinterpret_cast<void**>(&pitched), &pitch, cols * sizeof(float), rows));
+    const auto hx = random_values<float>(rows * static_cast<std::int64_t>(pitch / sizeof(float)), rng);
+    EW_REQUIRE_CUDA(cudaMemcpy(pitched, hx.data(), hx.size() * sizeof(float), cudaMemcpyHostToDevice));
+    const auto before = poisoned<float>(rows * ld);
+    device_array<float> m(before.size());
+    m.upload(before);
+    const std::int64_t p = static_cast<std::int64_t>(pitch / sizeof(float));
+    const cudaError_t err = ew::elementwise(
+        ew::relu<float>{}, ew::extents{rows, cols},
+        ew::strided(m.data() + c0, ew::extents{rows, cols}, ew::strides{ld, 1}),
+        ew::strided(static_cast<const float*>(pitched), ew::extents{rows, cols}, ew::strides{p, 1}),
+        stream.get());
+    const cudaError_t synced = cudaStreamSynchronize(stream.get());
+    cudaFree(pitched);
+    EW_REQUIRE_CUDA(err);
+    EW_REQUIRE_CUDA(synced);
+    nd::layout<2> l;
+    l.ext[0] = rows;
+    l.ext[1] = cols;
+    l.str[0] = ld;
+    l.str[1] = 1;
+    l.offset = c0;
+    const std::int64_t e[2] = {rows, cols};
+    check_output<2>(e, l, before, m.download(), [&](const std::int64_t* x, std::int64_t) {
+      return ew::relu<float>{}(hx[static_cast<std::size_t>(x[0] * p + x[1])]);
+    });
+  }
+  SECTION("a transposed read, f32 and bf16") {
+    const std::int64_t R = 1025, C = 2051;  // y [R, C] = x^T, x [C, R] row-major
+    const auto hx = random_values<float>(R * C, rng);
+    device_array<float> x(hx.size()), y(hx.size());
+    x.upload(hx);
+    y.poison();
+    EW_REQUIRE_CUDA(ew::elementwise(
+        ew::cast<float>{}, ew::extents{R, C}, y.data(),
+        ew::strided(static_cast<const float*>(x.data()), ew::extents{R, C}, ew::strides{1, R}),
+        stream.get()));
+    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+    const auto hy = y.download();
+    std::size_t wrong = 0;
+    for (std::int64_t r = 0; r < R; ++r)
+      for (std::int64_t c = 0; c < C; ++c)
+        wrong += !same_bits(hy[static_cast<std::size_t>(r * C + c)], hx[static_cast<std::size_t>(c * R + r)]);
+    CHECK(wrong == 0);
+  }
+  SECTION("in place on a strided view, and the N-d coordinate operands") {
+    const std::int64_t R = 129, C = 67, ld = 80;
+    const auto hx = random_values<float>(R * ld, rng);
+    device_array<float> x(hx.size());
+    x.upload(hx);
+    const auto view = ew::strided(x.data(), ew::extents{R, C}, ew::strides{ld, 1});
+    EW_REQUIRE_CUDA(ew::elementwise(add_coords{}, ew::extents{R, C}, view,
+                                    ew::in(view, ew::index(0), ew::index(1), ew::index()), stream.get()));
+    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+    const auto hy = x.download();
+    std::size_t wrong = 0;
+    for (std::int64_t r = 0; r < R; ++r) {
+      for (std::int64_t c = 0; c < ld; ++c) {
+        const std::size_t i = static_cast<std::size_t>(r * ld + c);
+        const float want = c < C ? add_coords{}(hx[i], r, c, r * C + c) : hx[i];
+        wrong += !same_bits(hy[i], want);
+      }
+    }
+    CHECK(wrong == 0);
+  }
+}
