@@ -5,10 +5,11 @@
 #   scripts/gpu_check.sh [BUILD_DIR] [STAGE ...]
 #
 # BUILD_DIR defaults to build-gpu (made with scripts/build_gpu.sh, or any build with the tests and
-# benchmarks on). STAGES: tests sanitizers bench compare tune torch plot (default: all but compare, in that
-# order; compare needs EW_COMPARE_BASE, see below).
+# benchmarks on). STAGES: tests sanitizers bench operands compare tune torch plot (default: all but compare,
+# in that order; compare needs EW_COMPARE_BASE, see below).
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
-# logs.tar.gz (every log), bench.json, bench_cccl_pypi.json, hot.json, hot_cccl_pypi.json, torch_triton.json,
+# logs.tar.gz (every log), bench.json, bench_cccl_pypi.json, hot.json, hot_cccl_pypi.json, operands*.json and
+# operands*.md, torch_triton.json,
 # tune.txt, bench.png, bench_hot.png, ratios.md.
 # The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step;
 # EW_SANITIZER_TOOLS picks some of the four tools (e.g. to run two tools per GPU on a two-GPU machine);
@@ -17,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
 shift || true
-stages=${*:-tests sanitizers bench tune torch plot}
+stages=${*:-tests sanitizers bench operands tune torch plot}
 out=${OUT:-$PWD/gpu-out}
 logs=$(mktemp -d)
 mkdir -p "$out"
@@ -139,6 +140,38 @@ if has bench; then
       grep -E '^[0-9]+ cells:|^missing cells' "$logs/$b.cells.txt" | tee -a "$summary"
     else
       say "cells.py failed on $json: $(tail -n 1 "$logs/$b.cells.txt")"
+      status=1
+    fi
+  done
+fi
+# operands: the operand cells (issue 12: broadcasts, pitched and transposed views, the index, constants and
+# scalars) of both binaries in a process of their own; for ew_bench also reversed and two rows alone, so that
+# the table shows how much each row depends on its company. bench/scripts/operands.py tables them against
+# the issue's bars: operands.md, operands_cccl_pypi.md.
+operands_filter='^(bcast_row[.][0-9]+|bcast_col[.][0-9]+|channel_sb|pitched[.][0-9]+|transpose|index_seq|index_mask|mul_value)/'
+operands_alone=${EW_OPERANDS_ALONE:-"bcast_row.4096/bf16/ew/cold/aligned/268435456 index_mask/f32/ew/cold/aligned/268435456"}
+if has operands; then
+  for b in ew_bench ew_bench_cccl_pypi; do
+    [ -x "$build/bench/$b" ] || continue
+    json="$out/operands${b#ew_bench}.json"
+    step "operands.$b" "$build/bench/$b" --ew_modes=cold --benchmark_filter="$operands_filter" \
+      --benchmark_out="$json" --benchmark_out_format=json || status=1
+    more=()
+    if [ "$b" = ew_bench ]; then
+      step "operands.$b.reverse" "$build/bench/$b" --ew_modes=cold --ew_reverse --benchmark_filter="$operands_filter" \
+        --benchmark_out="$logs/$b.operands.reverse.json" --benchmark_out_format=json || status=1
+      more+=("$logs/$b.operands.reverse.json")
+      for row in $operands_alone; do
+        step "operands.$b.alone.${row//\//_}" "$build/bench/$b" --ew_modes=cold --benchmark_filter="^$row/" \
+          --benchmark_out="$logs/$b.operands.alone.${row//\//_}.json" --benchmark_out_format=json || status=1
+        more+=("$logs/$b.operands.alone.${row//\//_}.json")
+      done
+    fi
+    if python3 bench/scripts/operands.py "$json" "${more[@]}" --markdown "$out/operands${b#ew_bench}.md" \
+      >"$logs/$b.operands.txt" 2>&1; then
+      grep -E 'ew rows;|worst spread' "$logs/$b.operands.txt" | tee -a "$summary"
+    else
+      say "operands.py failed on $json: $(tail -n 1 "$logs/$b.operands.txt")"
       status=1
     fi
   done

@@ -205,6 +205,9 @@ void register_sweep_f16();
 void register_sweep_bf16();
 /// Returns a note for the context: what the fusion rows use (or why there are none).
 std::string register_fusion();
+/// The operand rows of issue 12 (operands.cu): broadcasts, pitched and transposed views, the index,
+/// constants and scalars, beside CUB with a counting iterator and ew's own 1-D ops.
+void register_operands();
 void register_host_cost();
 
 }  // namespace ewb

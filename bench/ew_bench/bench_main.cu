@@ -94,6 +94,7 @@ std::string register_all() {
   register_sweep_f16();
   register_sweep_bf16();
   std::string fusion = register_fusion();
+  register_operands();
   commit_rows(env().opt.reverse);
   register_host_cost();
   return fusion;
