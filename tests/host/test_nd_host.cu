@@ -435,6 +435,27 @@ TEST_CASE("N-d launch: bad arguments are rejected before anything runs", "[nd]")
     CHECK(call.prepare(ew::extents{4, 8}, outs{ew::strided(fake(y), ew::extents{4, 8}, ew::strides{16, 1})},
                        ins{ew::strided(cfake(y), ew::extents{4, 8}, ew::strides{16, 1})}) == cudaSuccess);
   }
+  // In place where the pointer and the view disagree only on the strides of extent-1 dimensions.
+  {
+    using outs = cuda::std::tuple<float*>;
+    using ins = cuda::std::tuple<ew::strided_view<const float, 2>, ew::strided_view<const float, 1>>;
+    ew::detail::nd_call<4, 2, outs, ins> call;
+    CHECK(call.prepare(ew::extents{1, 8}, outs{fake(y)},
+                       ins{ew::strided(cfake(y), ew::extents{1, 8}, ew::strides{8, 1}),
+                           ew::strided(cfake(x), ew::extents{8}, ew::strides{1})}) == cudaSuccess);
+  }
+  {
+    using outs = cuda::std::tuple<ew::strided_view<float, 2>>;
+    using ins = cuda::std::tuple<const float*>;
+    ew::detail::nd_call<4, 2, outs, ins> call;
+    CHECK(call.prepare(ew::extents{1, 8}, outs{ew::strided(fake(y), ew::extents{1, 8}, ew::strides{99, 1})},
+                       ins{cfake(y)}) == cudaSuccess);
+  }
+  // Extents whose product overflows are rejected before anything computes with them.
+  require_rejected(
+      ew::elementwise(relu, ew::extents{std::int64_t{1} << 40, std::int64_t{1} << 40, std::int64_t{1} << 40},
+                      fake(y), cfake(x)),
+      "product of the extents overflows");
   // Two column slices of one matrix: disjoint elements, but interleaved address ranges (conservative).
   require_rejected(ew::elementwise(ew::sincos<float>{}, ew::extents{4, 8},
                                    ew::out(ew::strided(fake(y), ew::extents{4, 8}, ew::strides{16, 1}),

@@ -228,6 +228,29 @@ TEST_CASE("debug build: memory CUDA does not know is rejected before any launch,
          [&](cudaStream_t s) {
            return ew::elementwise(ew::relu<float>{}, 64, dc.data(), static_cast<const float*>(on_stack), s);
          }},
+        {"malloc'd input view, N-dimensional launch",
+         [&](cudaStream_t s) {
+           const std::int64_t half = static_cast<std::int64_t>(n / 2);
+           return ew::elementwise(
+               ew::relu<float>{}, ew::extents{std::int64_t{2}, half}, dc.data(),
+               ew::strided(static_cast<const float*>(host_in.data()), ew::extents{std::int64_t{2}, half},
+                           ew::strides{half + 1, std::int64_t{1}}),
+               s);
+         }},
+        {"stack ew::scalar, N-dimensional launch",
+         [&](cudaStream_t s) {
+           return ew::elementwise(
+               ew::mul<float>{}, ew::extents{std::int64_t{4}, std::int64_t{64}}, dc.data(),
+               ew::in(static_cast<const float*>(da.data()), ew::scalar(static_cast<const float*>(on_stack))),
+               s);
+         }},
+        {"stack ew::scalar, 1-D launch",
+         [&](cudaStream_t s) {
+           return ew::elementwise(
+               ew::mul<float>{}, n, dc.data(),
+               ew::in(static_cast<const float*>(da.data()), ew::scalar(static_cast<const float*>(on_stack))),
+               s);
+         }},
     };
     for (const bad_call& bad : calls) {
       for (launch_mode mode : {launch_mode::direct, launch_mode::graph}) {

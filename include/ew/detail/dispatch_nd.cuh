@@ -39,14 +39,38 @@ struct nd_operand {
   std::int64_t stride[R];
 };
 
-/// Row-major strides of shape `e`.
+/// Row-major strides of shape `e`, 0 along dimensions of extent 1 (as a view's are: `same_view` in
+/// `check_nd` compares them). The extents must be checked already (`check_extents`).
 template <int R>
 void row_major(const extents<R>& e, std::int64_t (&s)[R]) {
   std::int64_t step = 1;
   for (int d = R - 1; d >= 0; --d) {
-    s[d] = step;
+    s[d] = e[d] > 1 ? step : 0;
     step *= e[d] > 0 ? e[d] : 1;
   }
+}
+
+/// The extents of a launch: none negative, and their product in 64 bits (`elements`, 0 for an empty
+/// launch). Checked before anything else, so that nothing computes with extents that overflow.
+template <int R>
+cudaError_t check_extents(const extents<R>& e, std::uint64_t& elements) {
+  elements = 1;
+  bool empty = false;
+  for (int d = 0; d < R; ++d) {
+    if (e[d] < 0) return fail(cudaErrorInvalidValue, "ew::elementwise: negative extent");
+    if (e[d] == 0) empty = true;
+  }
+  if (empty) {
+    elements = 0;
+    return cudaSuccess;
+  }
+  for (int d = 0; d < R; ++d) {
+    if (elements > static_cast<std::uint64_t>(INT64_MAX) / static_cast<std::uint64_t>(e[d])) {
+      return fail(cudaErrorInvalidValue, "ew::elementwise: the product of the extents overflows");
+    }
+    elements *= static_cast<std::uint64_t>(e[d]);
+  }
+  return cudaSuccess;
 }
 
 /// Whether input argument `A` has strides in the launch (an array or the index).
@@ -122,33 +146,17 @@ cudaError_t describe_input(const index_operand& x, const extents<R>& e, nd_opera
   if (x.dim < 0) {
     row_major(e, o.stride);
   } else {
-    for (int d = 0; d < R; ++d) o.stride[d] = d == x.dim ? 1 : 0;
+    for (int d = 0; d < R; ++d) o.stride[d] = d == x.dim && e[d] > 1 ? 1 : 0;
   }
   return cudaSuccess;
 }
 
-/// The checks of an N-dimensional launch of shape `e` over strided operands `ops` (outputs first) and
-/// the scalar operands' elements `singles`: cudaSuccess, with `elements` the launch's size, or
-/// cudaErrorInvalidValue with the reason. An empty launch (an extent of 0) is only checked for shapes.
+/// The checks of a non-empty N-dimensional launch of shape `e` (checked by `check_extents`) over strided
+/// operands `ops` (outputs first) and the scalar operands' elements `singles`: cudaSuccess, or
+/// cudaErrorInvalidValue with the reason. With EW_CHECK_POINTERS, CUDA's view of every pointer last.
 template <int R>
 cudaError_t check_nd(const extents<R>& e, const nd_operand<R>* ops, int num_ops, int num_out,
-                     const pointer_info* singles, int num_singles, std::uint64_t& elements) {
-  elements = 1;
-  bool empty = false;
-  for (int d = 0; d < R; ++d) {
-    if (e[d] < 0) return fail(cudaErrorInvalidValue, "ew::elementwise: negative extent");
-    if (e[d] == 0) empty = true;
-  }
-  if (empty) {
-    elements = 0;
-    return cudaSuccess;
-  }
-  for (int d = 0; d < R; ++d) {
-    if (elements > static_cast<std::uint64_t>(INT64_MAX) / static_cast<std::uint64_t>(e[d])) {
-      return fail(cudaErrorInvalidValue, "ew::elementwise: the product of the extents overflows");
-    }
-    elements *= static_cast<std::uint64_t>(e[d]);
-  }
+                     const pointer_info* singles, int num_singles) {
   // Byte span of each array: [address, address + offset of the last element + element_size).
   auto span_bytes = [&](const nd_operand<R>& o, std::uint64_t& bytes) {
     std::uint64_t span = 0;  // offset of the last element, in elements
@@ -239,7 +247,13 @@ cudaError_t check_nd(const extents<R>& e, const nd_operand<R>* ops, int num_ops,
       }
     }
   }
-  return cudaSuccess;
+  for (int k = 0; k < num_ops; ++k) {
+    if (ops[k].affine) continue;
+    const pointer_info p{ops[k].address, ops[k].element_size, ops[k].alignment};
+    const cudaError_t err = check_device_access(&p, 1);
+    if (err != cudaSuccess) return err;
+  }
+  return check_device_access(singles, num_singles);
 }
 
 /// The pointer a 1-D launch takes for an N-dimensional output or input argument that coalesced to one
@@ -271,7 +285,7 @@ void outer_and_inner(const nd_shape<R, K>& c, int k, std::int64_t (&outer)[R], s
     outer[d] = d + 1 < c.rank ? c.stride[k][d] : 0;
     invariant = invariant && outer[d] == 0;
   }
-  inner = c.stride[k][c.rank - 1];
+  inner = c.stride[k][c.rank > 1 ? c.rank - 1 : 0];  // rank >= 1; written so for GCC's -Warray-bounds
 }
 template <int R, int K, class T>
 nd_output<T, R> nd_output_operand(T* p, const nd_shape<R, K>& c, int k) {
@@ -355,7 +369,8 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
   /// Describes and checks every operand, then coalesces and plans.
   cudaError_t prepare(const extents<R>& e, const cuda::std::tuple<Out...>& outs,
                       const cuda::std::tuple<In...>& ins) {
-    cudaError_t err = cudaSuccess;
+    cudaError_t err = check_extents(e, elements);
+    if (err != cudaSuccess) return err;
     int k = 0;
     cuda::std::apply(
         [&](const auto&... o) {
@@ -374,8 +389,9 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
     };
     cuda::std::apply([&](const auto&... a) { (add(a), ...); }, ins);
     if (err != cudaSuccess) return err;
-    err = check_nd(e, ops, num_ops, num_out, singles, num_singles, elements);
-    if (err != cudaSuccess || elements == 0) return err;
+    if (elements == 0) return cudaSuccess;  // shapes checked; nothing to launch
+    err = check_nd(e, ops, num_ops, num_out, singles, num_singles);
+    if (err != cudaSuccess) return err;
 
     nd_shape<R, num_ops> full{};
     full.rank = R;
@@ -389,7 +405,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
     // The vectorized path needs every output's innermost stride to be 1 and every array input's 0 or 1.
     bool inner_ok = Vec > 1;
     for (int j = 0; inner_ok && j < num_ops; ++j) {
-      const std::int64_t st = shape.stride[j][shape.rank - 1];
+      const std::int64_t st = shape.stride[j][shape.rank > 1 ? shape.rank - 1 : 0];
       if (!ops[j].affine) inner_ok = st == 1 || (!ops[j].output && st == 0);
     }
     plan = make_nd_plan(shape, inner_ok ? Vec : 1, inner_ok ? tuning::nd_vector_rows : tuning::nd_scalar_rows,

@@ -23,6 +23,22 @@ struct nd_shape {
   std::int64_t stride[K][R];
 };
 
+/// Reverses the order of `c`'s first `c.rank` dimensions (`coalesce` builds them innermost first).
+template <int R, int K>
+EW_HD void reverse_dimensions(nd_shape<R, K>& c) {
+  const int rank = c.rank;
+  for (int a = 0, b = rank - 1; a < b; ++a, --b) {
+    const std::int64_t e = c.extent[a];
+    c.extent[a] = c.extent[b];
+    c.extent[b] = e;
+    for (int k = 0; k < K; ++k) {
+      const std::int64_t t = c.stride[k][a];
+      c.stride[k][a] = c.stride[k][b];
+      c.stride[k][b] = t;
+    }
+  }
+}
+
 /// Coalesces `s` the way PyTorch's TensorIterator does: drops dimensions of extent 1, orders the others by
 /// the first output's stride (largest outermost, so that the innermost moves fastest in the memory the
 /// kernel writes), and merges each pair of neighbours whose strides chain for every operand
@@ -61,7 +77,10 @@ EW_HD nd_shape<R, K> coalesce(const nd_shape<R, K>& s) {
     const int d = dims[i];
     bool merge = rank > 0;
     for (int k = 0; merge && k < K; ++k) {
-      merge = s.stride[k][d] == c.stride[k][rank - 1] * c.extent[rank - 1];
+      // In 64-bit unsigned arithmetic: strides are non-negative, and a product past 2^63 never equals one.
+      merge =
+          static_cast<std::uint64_t>(s.stride[k][d]) ==
+          static_cast<std::uint64_t>(c.stride[k][rank - 1]) * static_cast<std::uint64_t>(c.extent[rank - 1]);
     }
     if (merge) {
       c.extent[rank - 1] *= s.extent[d];
@@ -72,16 +91,7 @@ EW_HD nd_shape<R, K> coalesce(const nd_shape<R, K>& s) {
     }
   }
   c.rank = rank;
-  for (int a = 0, b = rank - 1; a < b; ++a, --b) {
-    const std::int64_t e = c.extent[a];
-    c.extent[a] = c.extent[b];
-    c.extent[b] = e;
-    for (int k = 0; k < K; ++k) {
-      const std::int64_t t = c.stride[k][a];
-      c.stride[k][a] = c.stride[k][b];
-      c.stride[k][b] = t;
-    }
-  }
+  if constexpr (R > 1) reverse_dimensions(c);
   return c;
 }
 
@@ -117,7 +127,8 @@ EW_HD nd_plan<R> make_nd_plan(const nd_shape<R, K>& s, int vec, int rows_per_ite
   nd_plan<R> p{};
   p.rank = s.rank;
   for (int d = 0; d < R; ++d) p.extent[d] = d < s.rank ? s.extent[d] : 1;
-  p.cols = static_cast<std::uint64_t>(s.extent[s.rank - 1]);
+  const int inner = s.rank > 1 ? s.rank - 1 : 0;  // rank >= 1 (coalesce); written so for GCC's -Warray-bounds
+  p.cols = static_cast<std::uint64_t>(s.extent[inner]);
   p.rows = 1;
   for (int d = 0; d + 1 < s.rank; ++d) p.rows *= static_cast<std::uint64_t>(s.extent[d]);
   p.vec = vec;

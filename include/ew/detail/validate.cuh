@@ -32,6 +32,41 @@ inline bool ranges_overlap(std::uintptr_t a, std::size_t a_bytes, std::uintptr_t
   return a < b + b_bytes && b < a + a_bytes;
 }
 
+/// With EW_CHECK_POINTERS (or EW_DEBUG_SYNC), CUDA's view of each of `ptrs`: memory a kernel cannot reach
+/// is rejected. Without them, nothing (and cudaSuccess).
+inline cudaError_t check_device_access(const pointer_info* ptrs, int num_ptrs) {
+#if defined(EW_CHECK_POINTERS)
+  // Debug only: one cudaPointerGetAttributes per pointer, a driver call (the [cost] GPU test prints what
+  // it takes), so never on the default path. Memory CUDA does not know (plain malloc, the stack) is
+  // device-accessible only where the device can read pageable host memory (HMM or ATS,
+  // cudaDevAttrPageableMemoryAccess); elsewhere the kernel would fault on it and leave the context
+  // unusable, so it is rejected here.
+  int pageable_access = -1;  // unknown until a pointer needs it
+  for (int k = 0; k < num_ptrs; ++k) {
+    cudaPointerAttributes attr{};
+    cudaError_t err = cudaPointerGetAttributes(&attr, reinterpret_cast<const void*>(ptrs[k].address));
+    if (err != cudaSuccess) return fail(err, "ew::elementwise: cudaPointerGetAttributes failed");
+    if (attr.type != cudaMemoryTypeUnregistered) continue;
+    if (pageable_access < 0) {
+      int device = 0;
+      err = cudaGetDevice(&device);
+      if (err == cudaSuccess)
+        err = cudaDeviceGetAttribute(&pageable_access, cudaDevAttrPageableMemoryAccess, device);
+      if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+    }
+    if (pageable_access == 0) {
+      return fail(
+          cudaErrorInvalidValue,
+          "ew::elementwise: pointer is not device-accessible memory (EW_CHECK_POINTERS: not allocated "
+          "or registered with CUDA, and this device cannot access pageable host memory)");
+    }
+  }
+#endif
+  (void)ptrs;
+  (void)num_ptrs;
+  return cudaSuccess;
+}
+
 /// Checks every pointer of a launch of `n` elements; returns cudaSuccess or cudaErrorInvalidValue with
 /// the reason recorded for `ew::last_error_message()`. Outputs come first in `ptrs`; a `single` pointer
 /// (a scalar operand) counts as one element.
@@ -65,34 +100,7 @@ inline cudaError_t check_pointers(const pointer_info* ptrs, int num_out, int num
       }
     }
   }
-#if defined(EW_CHECK_POINTERS)
-  // Debug only: one cudaPointerGetAttributes per pointer, a driver call (the [cost] GPU test prints what
-  // it takes), so never on the default path. Memory CUDA does not know (plain malloc, the stack) is
-  // device-accessible only where the device can read pageable host memory (HMM or ATS,
-  // cudaDevAttrPageableMemoryAccess); elsewhere the kernel would fault on it and leave the context
-  // unusable, so it is rejected here.
-  int pageable_access = -1;  // unknown until a pointer needs it
-  for (int k = 0; k < num_ptrs; ++k) {
-    cudaPointerAttributes attr{};
-    cudaError_t err = cudaPointerGetAttributes(&attr, reinterpret_cast<const void*>(ptrs[k].address));
-    if (err != cudaSuccess) return fail(err, "ew::elementwise: cudaPointerGetAttributes failed");
-    if (attr.type != cudaMemoryTypeUnregistered) continue;
-    if (pageable_access < 0) {
-      int device = 0;
-      err = cudaGetDevice(&device);
-      if (err == cudaSuccess)
-        err = cudaDeviceGetAttribute(&pageable_access, cudaDevAttrPageableMemoryAccess, device);
-      if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
-    }
-    if (pageable_access == 0) {
-      return fail(
-          cudaErrorInvalidValue,
-          "ew::elementwise: pointer is not device-accessible memory (EW_CHECK_POINTERS: not allocated "
-          "or registered with CUDA, and this device cannot access pageable host memory)");
-    }
-  }
-#endif
-  return cudaSuccess;
+  return check_device_access(ptrs, num_ptrs);
 }
 
 }  // namespace EW_DETAIL_CONFIG_NAMESPACE
