@@ -11,6 +11,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <functional>
 #include <random>
 #include <string>
 #include <vector>
@@ -410,4 +411,114 @@ TEST_CASE("the shapes users launch: bias, column broadcast, NCHW channels, pitch
     }
     CHECK(wrong == 0);
   }
+}
+
+namespace {
+/// (sin, cos) of a half, in float.
+struct sincos_h {
+  EW_HD cuda::std::tuple<float, float> operator()(__half v) const {
+    return ew::sincos<float>{}(__half2float(v));
+  }
+};
+}  // namespace
+
+TEST_CASE("N-d launches with two outputs of other types than the inputs", "[nd]") {
+  owned_stream stream;
+  std::mt19937_64 rng(base_seed() + 9);
+  const std::int64_t R = 257, C = 129, ld = 136;
+  const auto hx = random_values<__half>(R * ld, rng);
+  device_array<__half> x(hx.size(), 1);
+  device_array<float> s(static_cast<std::size_t>(R * C));
+  device_array<__nv_bfloat16> c(static_cast<std::size_t>(R * ld));
+  x.upload(hx);
+  s.poison();
+  c.poison();
+  // sin into a row-major float array, cos into a padded bf16 view, from a padded half view.
+  EW_REQUIRE_CUDA(ew::elementwise(
+      sincos_h{}, ew::extents{R, C},
+      ew::out(s.data(), ew::strided(c.data(), ew::extents{R, C}, ew::strides{ld, 1})),
+      ew::strided(static_cast<const __half*>(x.data()), ew::extents{R, C}, ew::strides{ld, 1}),
+      stream.get()));
+  EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+  const auto hs = s.download();
+  const auto hc = c.download();
+  std::size_t wrong = 0;
+  for (std::int64_t r = 0; r < R; ++r) {
+    for (std::int64_t k = 0; k < C; ++k) {
+      const auto want = ew::sincos<float>{}(__half2float(hx[static_cast<std::size_t>(r * ld + k)]));
+      // sincos's device and host results may differ in the last bits (its tolerance is in the functor tests).
+      wrong += std::fabs(hs[static_cast<std::size_t>(r * C + k)] - cuda::std::get<0>(want)) > 1e-6f;
+      wrong += std::fabs(__bfloat162float(hc[static_cast<std::size_t>(r * ld + k)]) -
+                         cuda::std::get<1>(want)) > 8e-3f;
+    }
+  }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("bad N-d arguments launch nothing, directly or under capture", "[nd][graph]") {
+  owned_stream stream;
+  const std::int64_t R = 64, C = 100;
+  device_array<float> x(static_cast<std::size_t>(R * C)), y(static_cast<std::size_t>(R * C));
+  std::mt19937_64 rng(base_seed() + 3);
+  const auto hx = random_values<float>(R * C, rng);
+  x.upload(hx);
+  const auto before = poisoned<float>(R * C);
+  y.upload(before);
+  const float* cx = x.data();
+  struct bad_call {
+    const char* why;
+    std::function<cudaError_t(cudaStream_t)> call;
+  };
+  const std::vector<bad_call> calls{
+      {"not broadcastable",
+       [&](cudaStream_t s) {
+         return ew::elementwise(ew::add<float>{}, ew::extents{R, C}, y.data(),
+                                ew::in(cx, ew::strided(cx, ew::extents{C - 1}, ew::strides{1})), s);
+       }},
+      {"stride-0 dimension",
+       [&](cudaStream_t s) {
+         return ew::elementwise(ew::relu<float>{}, ew::extents{R, C},
+                                ew::strided(y.data(), ew::extents{R, C}, ew::strides{0, 1}), cx, s);
+       }},
+      {"overlaps an input",
+       [&](cudaStream_t s) {
+         return ew::elementwise(ew::relu<float>{}, ew::extents{R, C}, y.data(),
+                                static_cast<const float*>(y.data() + 1), s);
+       }},
+      {"negative strides",
+       [&](cudaStream_t s) {
+         return ew::elementwise(ew::relu<float>{}, ew::extents{R, C}, y.data(),
+                                ew::strided(cx + (R - 1) * C, ew::extents{R, C}, ew::strides{-C, 1}), s);
+       }},
+  };
+  for (const bad_call& bad : calls) {
+    for (launch_mode mode : {launch_mode::direct, launch_mode::graph}) {
+      INFO(bad.why << ", " << mode_name(mode));
+      if (mode == launch_mode::direct) {
+        REQUIRE(bad.call(stream.get()) == cudaErrorInvalidValue);
+      } else {
+        owned_graph g;
+        cudaError_t ended = cudaSuccess;
+        REQUIRE(capture(g, stream.get(), cudaStreamCaptureModeGlobal, bad.call, ended) ==
+                cudaErrorInvalidValue);
+        REQUIRE(ended == cudaSuccess);
+        REQUIRE(g.nodes() == 0);
+      }
+      REQUIRE(std::string(ew::last_error_message()).find(bad.why) != std::string::npos);
+      EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+      const auto got = y.download();
+      REQUIRE(std::memcmp(got.data(), before.data(), before.size() * sizeof(float)) == 0);
+    }
+  }
+  // An empty launch captures nothing.
+  owned_graph g;
+  cudaError_t ended = cudaSuccess;
+  EW_REQUIRE_CUDA(capture(
+      g, stream.get(), cudaStreamCaptureModeGlobal,
+      [&](cudaStream_t s) {
+        return ew::elementwise(ew::relu<float>{}, ew::extents{R, std::int64_t{0}}, y.data(), cx, s);
+      },
+      ended));
+  EW_REQUIRE_CUDA(ended);
+  REQUIRE(g.nodes() == 0);
 }
