@@ -210,8 +210,9 @@ TEST_CASE("index, constant and scalar operands in 1-D launches", "[nd]") {
 }
 
 TEST_CASE("a graph replay reads the value an ew::scalar holds then", "[nd][graph]") {
-  const std::size_t n = 100003;
   const std::int64_t rows = 301, cols = 333;
+  const std::size_t n =
+      static_cast<std::size_t>(rows * (cols + 7));  // x is also read as [rows, cols] rows of pitch cols + 7
   std::mt19937_64 rng(base_seed());
   const auto hx = random_values<float>(static_cast<std::int64_t>(n), rng);
   device_array<float> x(n, 1), y(n, 1), y2(static_cast<std::size_t>(rows * cols)), s(1);
