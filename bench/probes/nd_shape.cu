@@ -5,6 +5,7 @@
 // threads per SM, on the operand cells of ew_bench that fell short (bias [2^16, 4096] f32 and bf16, the
 // per-channel fma over NCHW [64, 256, 64, 64] f32, pitched rows), beside ew's 1-D relu on as many
 // elements. Cold L2 (a 512 MiB memset between samples), CUDA events, median of 15 after 2 warm-ups.
+// (Run before the kernel took two slots per row: rows here are the rows of one slot each.)
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Iinclude bench/probes/nd_shape.cu -o nd_shape
 #include <cuda_bf16.h>
 
@@ -14,13 +15,13 @@
 
 #include <ew/elementwise.cuh>
 
-#define CK(x)                                                                              \
-  do {                                                                                     \
-    cudaError_t e_ = (x);                                                                  \
-    if (e_ != cudaSuccess) {                                                               \
+#define CK(x)                                                                             \
+  do {                                                                                    \
+    cudaError_t e_ = (x);                                                                 \
+    if (e_ != cudaSuccess) {                                                              \
       std::printf("%s: %s (%s)\n", #x, cudaGetErrorString(e_), ew::last_error_message()); \
-      std::exit(1);                                                                        \
-    }                                                                                      \
+      std::exit(1);                                                                       \
+    }                                                                                     \
   } while (0)
 
 namespace {
@@ -53,13 +54,14 @@ double time_us(F launch) {
 template <int MinBlocks, class Op, int Vec, int VR, int R, class Outs, class Ins>
 __global__ void __launch_bounds__(256, MinBlocks)
     probe_kernel(Op op, ew::detail::nd_plan<R> p, ew::detail::launch_shape s, Outs outs, Ins ins) {
-  ew::detail::nd_grid_thread<Op, Vec, VR, 4, R>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
+  ew::detail::nd_grid_thread<Op, Vec, VR, 1, 4, R>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
 }
 
 template <int MinBlocks, int VR, int Vec, int R, class Op, class Call, class OutT, class InT>
 void run_one(const char* name, double bytes, const Op& op, const Call& call, const OutT& outs, const InT& ins,
              double relu_us) {
-  auto plan = ew::detail::make_nd_plan(call.shape, Vec, VR, call.ops[0].address / call.ops[0].element_size);
+  auto plan =
+      ew::detail::make_nd_plan(call.shape, Vec, VR, 1, call.ops[0].address / call.ops[0].element_size);
   const auto o = call.out_operands(outs);
   const auto i = call.in_operands(ins);
   const std::size_t bt = 256;
@@ -72,15 +74,16 @@ void run_one(const char* name, double bytes, const Op& op, const Call& call, con
 }
 
 template <int Vec, int R, class Op, class OutT, class InT>
-void sweep(const char* name, double bytes, const Op& op, const ew::extents<R>& e, const OutT& outs, const InT& ins,
-           double relu_us) {
+void sweep(const char* name, double bytes, const Op& op, const ew::extents<R>& e, const OutT& outs,
+           const InT& ins, double relu_us) {
   ew::detail::nd_call<Vec, R, OutT, InT> call;
   CK(call.prepare(e, outs, ins));
-  std::printf("%s: coalesced rank %d, plan vec %d head %d\n", name, call.shape.rank, call.plan.vec, call.plan.head);
+  std::printf("%s: coalesced rank %d, plan vec %d head %d\n", name, call.shape.rank, call.plan.vec,
+              call.plan.head);
 #define EWP_ROW(MB, VR) run_one<MB, VR, Vec, R>(name, bytes, op, call, outs, ins, relu_us);
-  EWP_ROW(4, 1) EWP_ROW(4, 2) EWP_ROW(4, 4) EWP_ROW(4, 8)
-  EWP_ROW(2, 2) EWP_ROW(2, 4) EWP_ROW(2, 8)
-  EWP_ROW(8, 1) EWP_ROW(8, 2) EWP_ROW(8, 4)
+  EWP_ROW(4, 1)
+  EWP_ROW(4, 2) EWP_ROW(4, 4) EWP_ROW(4, 8) EWP_ROW(2, 2) EWP_ROW(2, 4) EWP_ROW(2, 8) EWP_ROW(8, 1)
+      EWP_ROW(8, 2) EWP_ROW(8, 4)
 #undef EWP_ROW
 }
 
@@ -112,17 +115,22 @@ int main() {
     auto* yb = reinterpret_cast<__nv_bfloat16*>(y);
     const double r = relu_us<__nv_bfloat16>(n, yb, xb);
     std::printf("relu bf16 2^28: %.1f us %.1f GB/s\n", r, 2.0 * n * 2 / r / 1e3);
-    const auto bias = ew::strided(static_cast<const __nv_bfloat16*>(reinterpret_cast<__nv_bfloat16*>(b)), ew::extents{C}, ew::strides{1});
-    sweep<8>("bias bf16", (2.0 * n + C) * 2, ew::add<__nv_bfloat16>{}, ew::extents{R, C}, cuda::std::make_tuple(yb),
-             cuda::std::make_tuple(static_cast<const __nv_bfloat16*>(xb), bias), r);
+    const auto bias = ew::strided(static_cast<const __nv_bfloat16*>(reinterpret_cast<__nv_bfloat16*>(b)),
+                                  ew::extents{C}, ew::strides{1});
+    sweep<8>("bias bf16", (2.0 * n + C) * 2, ew::add<__nv_bfloat16>{}, ew::extents{R, C},
+             cuda::std::make_tuple(yb), cuda::std::make_tuple(static_cast<const __nv_bfloat16*>(xb), bias),
+             r);
   }
   {
     const std::size_t m = std::size_t{1} << 26;
     const double r = relu_us<float>(m, y, x);
     std::printf("relu f32 2^26: %.1f us %.1f GB/s\n", r, 2.0 * m * 4 / r / 1e3);
-    const auto pc = [](const float* p) { return ew::strided(p, ew::extents{1, 256, 1, 1}, ew::strides{0, 1, 0, 0}); };
+    const auto pc = [](const float* p) {
+      return ew::strided(p, ew::extents{1, 256, 1, 1}, ew::strides{0, 1, 0, 0});
+    };
     sweep<4>("channel fma f32", (2.0 * m + 512) * 4, ew::fma<float>{}, ew::extents{64, 256, 64, 64},
-             cuda::std::make_tuple(y), cuda::std::make_tuple(static_cast<const float*>(x), pc(b), pc(b + 256)), r);
+             cuda::std::make_tuple(y),
+             cuda::std::make_tuple(static_cast<const float*>(x), pc(b), pc(b + 256)), r);
   }
   return 0;
 }

@@ -88,7 +88,7 @@ TEST_CASE("coalesce: contiguous, broadcast, permuted and size-1 dimensions", "[n
 TEST_CASE("nd_plan: slots per row follow the first output's alignment", "[nd]") {
   // [3, 10] f32 rows of pitch 12: every row starts at the same offset within its vectors.
   nd_shape<2, 1> s{2, {3, 10}, {{12, 1}}};
-  auto p = make_nd_plan(s, 4, 2, 1);  // the output starts 1 element past a vector boundary
+  auto p = make_nd_plan(s, 4, 2, 1, 1);  // the output starts 1 element past a vector boundary
   CHECK(p.head == 1);
   CHECK(p.rows == 3);
   CHECK(p.cols == 10);
@@ -96,12 +96,16 @@ TEST_CASE("nd_plan: slots per row follow the first output's alignment", "[nd]") 
   CHECK(p.items == 2 * 3);  // two groups of two rows
   // Pitch 10: rows start at different offsets; every row gets the slots of the worst case.
   nd_shape<2, 1> t{2, {3, 10}, {{10, 1}}};
-  p = make_nd_plan(t, 4, 2, 0);
+  p = make_nd_plan(t, 4, 2, 1, 0);
   CHECK(p.head == -1);
   CHECK(p.slots == 4);
-  p = make_nd_plan(t, 1, 4, 0);
+  p = make_nd_plan(t, 1, 4, 1, 0);
   CHECK(p.slots == 10);
   CHECK(p.items == 10);
+  // Two slots per item, half the row's slots apart: 3 slots -> stride 2, items per row group 2.
+  p = make_nd_plan(s, 4, 1, 2, 1);
+  CHECK(p.slot_stride == 2);
+  CHECK(p.items == 3 * 2);
 }
 
 /// Every byte stored by the simulated grid, counted; and every vector access checked for alignment.
@@ -118,8 +122,10 @@ void observe(const void* p, std::size_t bytes, bool is_store) {
   }
 }
 
-/// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host.
-template <int R, class Op, class... Out, class... In>
+/// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host; with
+/// `VecRows` x `VecCols` slots per work item on the vectorized path (ew's own by default).
+template <int VecRows = ew::tuning::nd_vector_rows, int VecCols = ew::tuning::nd_vector_cols, int R, class Op,
+          class... Out, class... In>
 std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tuple<Out...>& outs,
                      const cuda::std::tuple<In...>& ins) {
   using out_tuple = cuda::std::tuple<Out...>;
@@ -148,13 +154,17 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
     }
     return "1-D, head " + std::to_string(head);
   }
+  if (call.plan.vec > 1) {
+    call.plan = ew::detail::make_nd_plan(call.shape, call.plan.vec, VecRows, VecCols,
+                                         call.ops[0].address / call.ops[0].element_size);
+  }
   const auto out_ops = call.out_operands(outs);
   const auto in_ops = call.in_operands(ins);
   const std::size_t bt = ew::tuning::nd_block_threads;
   const ew::detail::launch_shape shape{static_cast<std::size_t>((call.plan.items + bt - 1) / bt), bt};
   for (std::size_t b = 0; b < shape.blocks; ++b) {
     for (std::size_t t = 0; t < bt; ++t) {
-      ew::detail::nd_grid_thread<Op, vec, ew::tuning::nd_vector_rows, ew::tuning::nd_scalar_rows, R>(
+      ew::detail::nd_grid_thread<Op, vec, VecRows, VecCols, ew::tuning::nd_scalar_rows, R>(
           op, call.plan, shape, out_ops, in_ops, b, t);
     }
   }
@@ -205,7 +215,7 @@ void count_path(const std::string& path) {
                                                             : "N-d vectorized"];
 }
 
-template <int R>
+template <int R, int VecRows = ew::tuning::nd_vector_rows, int VecCols = ew::tuning::nd_vector_cols>
 void random_cases(int count, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (int n = 0; n < count; ++n) {
@@ -229,8 +239,9 @@ void random_cases(int count, std::uint64_t seed) {
       std::memset(o.base, ew_test::poison_byte, static_cast<std::size_t>(lo.buffer) * sizeof(float));
       std::string path;
       auto run = [&](auto out_arg, auto a_arg, auto b_arg) {
-        path = simulate(mix_op{}, ext, cuda::std::make_tuple(out_arg),
-                        cuda::std::make_tuple(a_arg, b_arg, ew::index(dim), ew::scalar<float>(s.base)));
+        path = simulate<VecRows, VecCols>(
+            mix_op{}, ext, cuda::std::make_tuple(out_arg),
+            cuda::std::make_tuple(a_arg, b_arg, ew::index(dim), ew::scalar<float>(s.base)));
       };
       const float* ap = a.base + la.offset;
       const __half* bp = b.base + lb.offset;
@@ -283,9 +294,9 @@ void random_cases(int count, std::uint64_t seed) {
       fill_random(a.base, la.buffer, rng);
       std::memset(o0.base, ew_test::poison_byte, static_cast<std::size_t>(l0.buffer) * sizeof(__half));
       std::memset(o1.base, ew_test::poison_byte, static_cast<std::size_t>(l1.buffer) * sizeof(float));
-      const std::string path =
-          simulate(pair_op{}, ext, cuda::std::make_tuple(l0.view(o0.base), l1.view(o1.base)),
-                   cuda::std::make_tuple(la.view(static_cast<const __half*>(a.base)), ew::constant(1.5f)));
+      const std::string path = simulate<VecRows, VecCols>(
+          pair_op{}, ext, cuda::std::make_tuple(l0.view(o0.base), l1.view(o1.base)),
+          cuda::std::make_tuple(la.view(static_cast<const __half*>(a.base)), ew::constant(1.5f)));
       count_path(path);
       INFO("case " << n << " rank " << R << " path " << path << "\n out0 " << l0.describe() << "\n out1 "
                    << l1.describe() << "\n a " << la.describe());
@@ -322,6 +333,10 @@ TEST_CASE("N-d kernel body on the host: random shapes, layouts and operand kinds
   random_cases<2>(150, seed + 2);
   random_cases<3>(150, seed + 3);
   random_cases<4>(120, seed + 4);
+  // Other item shapes than ew's: several rows (the row-invariant operand shared across them) and slots.
+  random_cases<2, 2, 2>(80, seed + 5);
+  random_cases<3, 3, 1>(60, seed + 6);
+  random_cases<2, 1, 3>(60, seed + 7);
   // Every path ran, each many times: a generator that stopped making one of them would fail here.
   for (const char* p : {"1-D", "N-d element-wise", "N-d vectorized", "N-d vectorized, per-row head"}) {
     INFO(p);

@@ -409,6 +409,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
       if (!ops[j].affine) inner_ok = st == 1 || (!ops[j].output && st == 0);
     }
     plan = make_nd_plan(shape, inner_ok ? Vec : 1, inner_ok ? tuning::nd_vector_rows : tuning::nd_scalar_rows,
+                        inner_ok ? tuning::nd_vector_cols : 1,
                         static_cast<std::uint64_t>(ops[0].address / ops[0].element_size));
     return cudaSuccess;
   }
@@ -491,9 +492,10 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
   }
   const auto out_operands = call.out_operands(outs);
   const auto in_operands = call.in_operands(ins);
-  constexpr auto kernel = &nd_elementwise_kernel<Op, vec, tuning::nd_vector_rows, tuning::nd_scalar_rows, R,
-                                                 cuda::std::remove_const_t<decltype(out_operands)>,
-                                                 cuda::std::remove_const_t<decltype(in_operands)>>;
+  constexpr auto kernel =
+      &nd_elementwise_kernel<Op, vec, tuning::nd_vector_rows, tuning::nd_vector_cols, tuning::nd_scalar_rows,
+                             R, cuda::std::remove_const_t<decltype(out_operands)>,
+                             cuda::std::remove_const_t<decltype(in_operands)>>;
   const std::size_t bt = static_cast<std::size_t>(tuning::nd_block_threads);
   std::size_t blocks = static_cast<std::size_t>((call.plan.items + bt - 1) / bt);
   if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;

@@ -156,10 +156,10 @@ struct nd_output {
   }
 };
 
-/// What one thread does with one work item of an `nd_plan` (`Vec` elements per slot, `Rows` rows per item;
-/// `Outs` a tuple of `nd_output`, `Ins` of N-dimensional input operands). All of an item's loads are
-/// issued before the op runs on the first.
-template <class Op, int Vec, int Rows, int R, class Outs, class Ins>
+/// What one thread does with one work item of an `nd_plan` (`Vec` elements per slot, `Rows` rows of `Cols`
+/// slots per item; `Outs` a tuple of `nd_output`, `Ins` of N-dimensional input operands). All of an item's
+/// loads are issued before the op runs on the first.
+template <class Op, int Vec, int Rows, int Cols, int R, class Outs, class Ins>
 struct nd_thread {
   static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
   static constexpr std::size_t num_out = cuda::std::tuple_size<Outs>::value;
@@ -182,15 +182,15 @@ struct nd_thread {
 #pragma nv_exec_check_disable
   template <std::size_t... I, std::size_t... O>
   EW_HD void item_impl(std::uint64_t w, cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
-    // Work item -> (row group, slot); 32-bit division where the items fit, a shorter sequence than 64-bit.
-    std::uint64_t group, slot;
+    // Work item -> (row group, first slot); 32-bit division where the items fit, a shorter sequence.
+    std::uint64_t group, slot0;
     if (p.items <= 0xffffffffu) {
-      const unsigned g = static_cast<unsigned>(w) / static_cast<unsigned>(p.slots);
+      const unsigned g = static_cast<unsigned>(w) / static_cast<unsigned>(p.slot_stride);
       group = g;
-      slot = w - static_cast<std::uint64_t>(g) * p.slots;
+      slot0 = w - static_cast<std::uint64_t>(g) * p.slot_stride;
     } else {
-      group = w / p.slots;
-      slot = w - group * p.slots;
+      group = w / p.slot_stride;
+      slot0 = w - group * p.slot_stride;
     }
     const std::uint64_t row0 = group * static_cast<std::uint64_t>(Rows);
     const int outer = p.rank - 1;
@@ -201,31 +201,37 @@ struct nd_thread {
     // that a many-input op keeps its registers (ptxas spilled up to 660 bytes per thread of an NCHW
     // three-input op when every row's input offsets were kept for the partial slots too).
     std::int64_t off_out[num_out][Rows];
-    std::int64_t c0[Rows];
-    bool valid[Rows], full[Rows];
-    cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, Rows>...> loaded;
+    int head[Rows];
+    bool valid[Rows], full[Rows][Cols];
+    cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, Rows * Cols>...> loaded;
     EW_DETAIL_UNROLL
     for (int u = 0; u < Rows; ++u) {
       valid[u] = row0 + static_cast<std::uint64_t>(u) < p.rows;
       ((off_out[O][u] = cuda::std::get<O>(outs).offset(coord, outer)), ...);
-      int m = 0;
+      head[u] = 0;
       if constexpr (Vec > 1) {
-        m = p.head >= 0 ? p.head
-                        : static_cast<int>(
-                              (reinterpret_cast<std::uintptr_t>(cuda::std::get<0>(outs).ptr + off_out[0][u]) /
-                               sizeof(out_t<0>)) %
-                              static_cast<std::uintptr_t>(Vec));
+        head[u] = p.head >= 0
+                      ? p.head
+                      : static_cast<int>(
+                            (reinterpret_cast<std::uintptr_t>(cuda::std::get<0>(outs).ptr + off_out[0][u]) /
+                             sizeof(out_t<0>)) %
+                            static_cast<std::uintptr_t>(Vec));
       }
-      c0[u] = static_cast<std::int64_t>(slot) * Vec - m;
-      full[u] = valid[u] && c0[u] >= 0 && c0[u] + Vec <= cols;
-      // Rows share a row-invariant operand's vector when every row's slot starts at the same column.
-      const bool share = u > 0 && p.head >= 0 && full[0];
-      if (full[u]) {
-        ((cuda::std::get<I>(loaded)[u] = (share && cuda::std::get<I>(ins).invariant)
-                                             ? cuda::std::get<I>(loaded)[0]
-                                             : cuda::std::get<I>(ins).template vector<Vec>(
-                                                   cuda::std::get<I>(ins).offset(coord, outer), c0[u])),
-         ...);
+      EW_DETAIL_UNROLL
+      for (int k = 0; k < Cols; ++k) {
+        const std::uint64_t slot = slot0 + static_cast<std::uint64_t>(k) * p.slot_stride;
+        const std::int64_t c0 = static_cast<std::int64_t>(slot) * Vec - head[u];
+        full[u][k] = valid[u] && slot < p.slots && c0 >= 0 && c0 + Vec <= cols;
+        // Rows share a row-invariant operand's vector when every row's slot starts at the same column.
+        const bool share = u > 0 && p.head >= 0 && full[0][k];
+        if (full[u][k]) {
+          ((cuda::std::get<I>(loaded)[u * Cols + k] =
+                (share && cuda::std::get<I>(ins).invariant)
+                    ? cuda::std::get<I>(loaded)[k]
+                    : cuda::std::get<I>(ins).template vector<Vec>(cuda::std::get<I>(ins).offset(coord, outer),
+                                                                  c0)),
+           ...);
+        }
       }
       // Next row: the innermost outer coordinate, with carries.
       bool carry = true;
@@ -240,24 +246,30 @@ struct nd_thread {
     }
     EW_DETAIL_UNROLL
     for (int u = 0; u < Rows; ++u) {
-      if (full[u]) {
-        cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
-        EW_DETAIL_UNROLL
-        for (int j = 0; j < Vec; ++j) {
-          auto r = op(cuda::std::get<I>(loaded)[u].elements.v[j]...);
-          ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
-        }
-        (cuda::std::get<O>(outs).template store_vector<Vec>(off_out[O][u], c0[u], cuda::std::get<O>(results)),
-         ...);
-      } else if (valid[u]) {  // a slot at a row's end: the columns inside the row, one by one
-        std::int64_t row[R];
-        row_coordinates(row0 + static_cast<std::uint64_t>(u), row);
-        for (int j = 0; j < Vec; ++j) {
-          const std::int64_t c = c0[u] + j;
-          if (c < 0 || c >= cols) continue;
-          auto r = op(cuda::std::get<I>(ins).element(cuda::std::get<I>(ins).offset(row, outer), c)...);
-          (cuda::std::get<O>(outs).store(off_out[O][u], c, convert<out_t<O>>(result_part<O, num_out>(r))),
+      EW_DETAIL_UNROLL
+      for (int k = 0; k < Cols; ++k) {
+        const std::uint64_t slot = slot0 + static_cast<std::uint64_t>(k) * p.slot_stride;
+        const std::int64_t c0 = static_cast<std::int64_t>(slot) * Vec - head[u];
+        if (full[u][k]) {
+          cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
+          EW_DETAIL_UNROLL
+          for (int j = 0; j < Vec; ++j) {
+            auto r = op(cuda::std::get<I>(loaded)[u * Cols + k].elements.v[j]...);
+            ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
+          }
+          (cuda::std::get<O>(outs).template store_vector<Vec>(off_out[O][u], c0, cuda::std::get<O>(results)),
            ...);
+        } else if (valid[u] &&
+                   slot < p.slots) {  // a slot at a row's end: the columns inside the row, one by one
+          std::int64_t row[R];
+          row_coordinates(row0 + static_cast<std::uint64_t>(u), row);
+          for (int j = 0; j < Vec; ++j) {
+            const std::int64_t c = c0 + j;
+            if (c < 0 || c >= cols) continue;
+            auto r = op(cuda::std::get<I>(ins).element(cuda::std::get<I>(ins).offset(row, outer), c)...);
+            (cuda::std::get<O>(outs).store(off_out[O][u], c, convert<out_t<O>>(result_part<O, num_out>(r))),
+             ...);
+          }
         }
       }
     }
@@ -282,21 +294,22 @@ struct nd_thread {
 
 /// What thread `thread` of block `block` does in an N-dimensional launch of shape `s` over plan `p`: the
 /// work items `block * block_threads + thread`, grid-stride, on the vectorized path (`p.vec == Vec`,
-/// `VecRows` rows per item) or the element-wise one (`p.vec == 1`, `ScalarRows`).
+/// `VecRows` rows of `VecCols` slots per item) or the element-wise one (`p.vec == 1`, `ScalarRows` rows of
+/// one slot).
 #pragma nv_exec_check_disable
-template <class Op, int Vec, int VecRows, int ScalarRows, int R, class Outs, class Ins>
+template <class Op, int Vec, int VecRows, int VecCols, int ScalarRows, int R, class Outs, class Ins>
 EW_HD void nd_grid_thread(const Op& op, const nd_plan<R>& p, const launch_shape& s, const Outs& outs,
                           const Ins& ins, std::size_t block, std::size_t thread) {
   const std::uint64_t threads = static_cast<std::uint64_t>(s.blocks) * s.block_threads;
   const std::uint64_t first = static_cast<std::uint64_t>(block) * s.block_threads + thread;
   if constexpr (Vec > 1) {
     if (p.vec == Vec) {
-      nd_thread<Op, Vec, VecRows, R, Outs, Ins> t{op, outs, ins, p};
+      nd_thread<Op, Vec, VecRows, VecCols, R, Outs, Ins> t{op, outs, ins, p};
       for (std::uint64_t w = first; w < p.items; w += threads) t.item(w);
       return;
     }
   }
-  nd_thread<Op, 1, ScalarRows, R, Outs, Ins> t{op, outs, ins, p};
+  nd_thread<Op, 1, ScalarRows, 1, R, Outs, Ins> t{op, outs, ins, p};
   for (std::uint64_t w = first; w < p.items; w += threads) t.item(w);
 }
 
@@ -304,12 +317,12 @@ EW_HD void nd_grid_thread(const Op& op, const nd_plan<R>& p, const launch_shape&
 /// plan `p`. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, int VecRows, int ScalarRows, int R, class Outs, class Ins>
+template <class Op, int Vec, int VecRows, int VecCols, int ScalarRows, int R, class Outs, class Ins>
 EW_KERNEL void __launch_bounds__(tuning::nd_block_threads, tuning::nd_min_blocks_per_sm)
     nd_elementwise_kernel(Op op, nd_plan<R> p, launch_shape s, Outs outs, Ins ins) {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
-  nd_grid_thread<Op, Vec, VecRows, ScalarRows, R>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
+  nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
 }
 #pragma nv_diagnostic pop
 

@@ -100,8 +100,10 @@ EW_HD nd_shape<R, K> coalesce(const nd_shape<R, K>& s) {
 /// output's vectors: slot `s` of a row whose first element sits `m` elements past a vector boundary covers
 /// columns `[s * vec - m, s * vec - m + vec)`, a whole vector where it lies inside the row (every other
 /// array of the row at the same offset within its vectors is read and written with vector accesses; the
-/// others element by element) and single elements at the row's two ends. One work item is one slot of
-/// `rows_per_item` consecutive rows; a thread takes items grid-stride.
+/// others element by element) and single elements at the row's two ends. One work item is
+/// `cols_per_item` slots, `slot_stride` apart, of `rows_per_item` consecutive rows: consecutive items (a
+/// warp's threads) take consecutive slots for each of their loads, and a thread's several slots share one
+/// row's offsets. A thread takes items grid-stride.
 template <int R>
 struct nd_plan {
   int rank;
@@ -110,19 +112,22 @@ struct nd_plan {
   std::uint64_t rows;
   std::uint64_t cols;
   std::uint64_t slots;
+  /// Slots between the slots of one item: `slots / cols_per_item`, rounded up.
+  std::uint64_t slot_stride;
   std::uint64_t items;
   int vec;
   int rows_per_item;
+  int cols_per_item;
   /// The first output's `m`, the same for every row, or -1 where rows differ (its outer strides are not
   /// multiples of `vec`): the kernel then computes it per row.
   int head;
 };
 
 /// The plan for coalesced shape `s`: vectors of `vec` elements (1 for the element-wise path), with
-/// `rows_per_item` rows per work item. `out0_element` is the first output's address in elements
-/// (address / element size).
+/// `rows_per_item` rows of `cols_per_item` slots per work item. `out0_element` is the first output's
+/// address in elements (address / element size).
 template <int R, int K>
-EW_HD nd_plan<R> make_nd_plan(const nd_shape<R, K>& s, int vec, int rows_per_item,
+EW_HD nd_plan<R> make_nd_plan(const nd_shape<R, K>& s, int vec, int rows_per_item, int cols_per_item,
                               std::uint64_t out0_element) {
   nd_plan<R> p{};
   p.rank = s.rank;
@@ -142,7 +147,10 @@ EW_HD nd_plan<R> make_nd_plan(const nd_shape<R, K>& s, int vec, int rows_per_ite
   p.slots = (p.cols + m + v - 1) / v;
   const std::uint64_t groups =
       (p.rows + static_cast<std::uint64_t>(rows_per_item) - 1) / static_cast<std::uint64_t>(rows_per_item);
-  p.items = groups * p.slots;
+  p.cols_per_item = cols_per_item;
+  p.slot_stride =
+      (p.slots + static_cast<std::uint64_t>(cols_per_item) - 1) / static_cast<std::uint64_t>(cols_per_item);
+  p.items = groups * p.slot_stride;
   return p;
 }
 

@@ -83,10 +83,15 @@ constexpr bool early_trigger(std::size_t blocks, int sm_count) {
   return blocks <= static_cast<std::size_t>(sm_count);
 }
 
-/// N-dimensional launches (nd_kernel.cuh): rows per work item on the vectorized path. Two rows, one vector
-/// of each array input per row, keep the two loads in flight per thread that won for 1-D unary ops (probes 2
-/// and 4 above), and a row-broadcast operand (a bias) is loaded once for both rows.
-inline constexpr int nd_vector_rows = 2;
+/// N-dimensional launches (nd_kernel.cuh): a work item on the vectorized path is `nd_vector_rows` rows of
+/// `nd_vector_cols` vector slots, the slots a row's slots / cols apart (so each load of a warp is
+/// consecutive in memory). Probes 6 and 7 on the H200 (2026-12-01, docs/PERFORMANCE.md, change 7), bias add
+/// over [2^16, 4096] against ew's 1-D relu on as many elements, 256-thread blocks, 4 per SM: 1 row x 2
+/// slots 1.000 (f32) and 0.998 (bf16), 1 x 4 0.984 and 0.987, 2 rows x 1 slot 0.940 and 0.917, 2 x 2 0.904
+/// and 0.863; the per-channel fma over NCHW 0.865 (1 x 2), 0.873 (1 x 4), 0.667 (2 x 1). Two slots of one
+/// row keep two loads in flight with one row's offsets.
+inline constexpr int nd_vector_rows = 1;
+inline constexpr int nd_vector_cols = 2;
 /// Rows per work item on the N-dimensional element-wise path (an innermost stride other than 0 or 1, a
 /// transposed read): four rows of one column, so that a thread's four reads of a transposed f32 input fall
 /// in one 16-byte half-sector, which the first brings into L1 for the other three. Eight spilled to local
