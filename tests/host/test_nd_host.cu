@@ -236,7 +236,8 @@ void random_cases(int count, std::uint64_t seed) {
       fill_random(a.base, la.buffer, rng);
       fill_random(b.base, lb.buffer, rng);
       s.base[0] = 0.75f;
-      std::memset(o.base, ew_test::poison_byte, static_cast<std::size_t>(lo.buffer) * sizeof(float));
+      std::memset(static_cast<void*>(o.base), ew_test::poison_byte,
+                  static_cast<std::size_t>(lo.buffer) * sizeof(float));
       std::string path;
       auto run = [&](auto out_arg, auto a_arg, auto b_arg) {
         path = simulate<VecRows, VecCols>(
@@ -292,8 +293,10 @@ void random_cases(int count, std::uint64_t seed) {
       buffer<__half> o0(l0.buffer), a(la.buffer);
       buffer<float> o1(l1.buffer);
       fill_random(a.base, la.buffer, rng);
-      std::memset(o0.base, ew_test::poison_byte, static_cast<std::size_t>(l0.buffer) * sizeof(__half));
-      std::memset(o1.base, ew_test::poison_byte, static_cast<std::size_t>(l1.buffer) * sizeof(float));
+      std::memset(static_cast<void*>(o0.base), ew_test::poison_byte,
+                  static_cast<std::size_t>(l0.buffer) * sizeof(__half));
+      std::memset(static_cast<void*>(o1.base), ew_test::poison_byte,
+                  static_cast<std::size_t>(l1.buffer) * sizeof(float));
       const std::string path = simulate<VecRows, VecCols>(
           pair_op{}, ext, cuda::std::make_tuple(l0.view(o0.base), l1.view(o1.base)),
           cuda::std::make_tuple(la.view(static_cast<const __half*>(a.base)), ew::constant(1.5f)));
@@ -356,7 +359,8 @@ TEST_CASE("N-d kernel body on the host: a bias over [rows, cols] at every pitch 
           std::mt19937_64 rng(static_cast<std::uint64_t>(rows * 1000 + cols * 100 + pad * 10 + off));
           fill_random(x.base, rows * ld + off + 8, rng);
           fill_random(b.base, cols + 8, rng);
-          std::memset(y.base, ew_test::poison_byte, static_cast<std::size_t>(rows * ld + off + 8) * 2);
+          std::memset(static_cast<void*>(y.base), ew_test::poison_byte,
+                      static_cast<std::size_t>(rows * ld + off + 8) * 2);
           access_log log;
           current_log = &log;
           ew::detail::host_access_observer = &observe;

@@ -285,7 +285,7 @@ void outer_and_inner(const nd_shape<R, K>& c, int k, std::int64_t (&outer)[R], s
     outer[d] = d + 1 < c.rank ? c.stride[k][d] : 0;
     invariant = invariant && outer[d] == 0;
   }
-  inner = c.stride[k][c.rank > 1 ? c.rank - 1 : 0];  // rank >= 1; written so for GCC's -Warray-bounds
+  inner = c.stride[k][last_dimension(c)];
 }
 template <int R, int K, class T>
 nd_output<T, R> nd_output_operand(T* p, const nd_shape<R, K>& c, int k) {
@@ -357,14 +357,14 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
       static_cast<int>(((input_arg<In>::memory == memory_kind::single) + ... + 0));
   static constexpr cuda::std::array<int, sizeof...(In) + 1> rows = strided_rows<num_out, In...>();
 
-  nd_operand<R> ops[num_ops];
+  nd_operand<R> ops[num_ops] = {};
   pointer_info singles[num_singles > 0 ? num_singles : 1] = {};
   /// The launch's size; 0 for an empty launch, which is not launched.
   std::uint64_t elements = 0;
-  nd_shape<R, num_ops> shape;
+  nd_shape<R, num_ops> shape{};
   /// Everything coalesced to one dimension of stride 1: the 1-D launch.
   bool contiguous = false;
-  nd_plan<R> plan;
+  nd_plan<R> plan{};
 
   /// Describes and checks every operand, then coalesces and plans.
   cudaError_t prepare(const extents<R>& e, const cuda::std::tuple<Out...>& outs,
@@ -405,7 +405,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
     // The vectorized path needs every output's innermost stride to be 1 and every array input's 0 or 1.
     bool inner_ok = Vec > 1;
     for (int j = 0; inner_ok && j < num_ops; ++j) {
-      const std::int64_t st = shape.stride[j][shape.rank > 1 ? shape.rank - 1 : 0];
+      const std::int64_t st = shape.stride[j][last_dimension(shape)];
       if (!ops[j].affine) inner_ok = st == 1 || (!ops[j].output && st == 0);
     }
     plan = make_nd_plan(shape, inner_ok ? Vec : 1, inner_ok ? tuning::nd_vector_rows : tuning::nd_scalar_rows,

@@ -23,6 +23,12 @@ struct nd_shape {
   std::int64_t stride[K][R];
 };
 
+/// The innermost dimension of `s` (rank >= 1), spelled so that GCC sees it below R (-Warray-bounds).
+template <int R, int K>
+EW_HD int last_dimension(const nd_shape<R, K>& s) {
+  return (s.rank > 1 ? s.rank - 1 : 0) % R;
+}
+
 /// Reverses the order of `c`'s first `c.rank` dimensions (`coalesce` builds them innermost first).
 template <int R, int K>
 EW_HD void reverse_dimensions(nd_shape<R, K>& c) {
@@ -132,8 +138,7 @@ EW_HD nd_plan<R> make_nd_plan(const nd_shape<R, K>& s, int vec, int rows_per_ite
   nd_plan<R> p{};
   p.rank = s.rank;
   for (int d = 0; d < R; ++d) p.extent[d] = d < s.rank ? s.extent[d] : 1;
-  const int inner = s.rank > 1 ? s.rank - 1 : 0;  // rank >= 1 (coalesce); written so for GCC's -Warray-bounds
-  p.cols = static_cast<std::uint64_t>(s.extent[inner]);
+  p.cols = static_cast<std::uint64_t>(s.extent[last_dimension(s)]);
   p.rows = 1;
   for (int d = 0; d + 1 < s.rank; ++d) p.rows *= static_cast<std::uint64_t>(s.extent[d]);
   p.vec = vec;
