@@ -152,133 +152,86 @@ void relu_row(const std::string& op, const std::string& name, int slot, std::siz
       check_slot<T>(slot, n, "relu"));
 }
 
+/// One cell of ew against CUB over a counting iterator, with ew's relu beside: its three rows, checked
+/// against the host reference `want(a, b, k)` (element k from the host inputs). `ew_launch(s, out)` and
+/// `cub_launch(s, out)` write `out`.
+template <class T, class Want, class EwLaunch, class CubLaunch>
+void counting_cell(const std::string& op, std::size_t n, double bytes, Want want, EwLaunch ew_launch,
+                   CubLaunch cub_launch) {
+  const std::string type = type_traits<T>::name;
+  auto prepare = [n, op, want](int slot) {
+    return [n, op, want, slot] {
+      ensure_inputs<T>(n, 0, slot);
+      ensure_reference<T>(op, n, 0, [want](const T* a, const T* b, T* o, std::size_t lo, std::size_t hi) {
+        for (std::size_t k = lo; k < hi; ++k) o[k] = want(a, b, k);
+      });
+    };
+  };
+  operand_row(
+      op, type, "ew", 0, n, bytes, prepare(0), poison_slot<T>(0, n),
+      [ew_launch](cudaStream_t s) { ew_launch(s, ws().out(0).as<T>()); }, check_slot<T>(0, n, op));
+  operand_row(
+      op, type, "cub_counting", 2, n, bytes, prepare(2), poison_slot<T>(2, n),
+      [cub_launch](cudaStream_t s) { cub_launch(s, ws().out(2).as<T>()); }, check_slot<T>(2, n, op));
+  relu_row<T>(op, "ew_relu_ref", 1, n, n);
+}
+
 template <class T>
 void broadcast_cells() {
   const std::string type = type_traits<T>::name;
   for (const auto& shape : {std::pair<std::int64_t, std::int64_t>{1 << 16, 4096}, {1 << 14, 1000}}) {
     const std::int64_t R = shape.first, C = shape.second;
-    const std::size_t n = static_cast<std::size_t>(R * C);
-    const std::string op = "bcast_row." + std::to_string(C);
-    const double bytes = (2.0 * static_cast<double>(n) + static_cast<double>(C)) * sizeof(T);
-    auto ref = [n, C] {
-      ensure_reference<T>("bcast_row", n, 0,
-                          [C](const T* a, const T* b, T* o, std::size_t lo, std::size_t hi) {
-                            for (std::size_t k = lo; k < hi; ++k)
-                              o[k] = ew::add<T>{}(a[k], b[k % static_cast<std::size_t>(C)]);
-                          });
-    };
-    operand_row(
-        op, type, "ew", 0, n, bytes,
-        [=] {
-          ensure_inputs<T>(n, 0, 0);
-          ref();
-        },
-        poison_slot<T>(0, n),
-        [R, C](cudaStream_t s) {
+    const std::size_t n = static_cast<std::size_t>(R * C), c = static_cast<std::size_t>(C);
+    counting_cell<T>(
+        "bcast_row." + std::to_string(C), n,
+        (2.0 * static_cast<double>(n) + static_cast<double>(C)) * sizeof(T),
+        [c](const T* a, const T* b, std::size_t k) { return ew::add<T>{}(a[k], b[k % c]); },
+        [R, C](cudaStream_t s, T* out) {
           const auto bias = ew::strided(ws().b.as<const T>(), ew::extents{C}, ew::strides{1});
-          ew_ok(ew::elementwise(ew::add<T>{}, ew::extents{R, C}, ws().out(0).as<T>(),
-                                ew::in(ws().a.as<const T>(), bias), s));
+          ew_ok(ew::elementwise(ew::add<T>{}, ew::extents{R, C}, out, ew::in(ws().a.as<const T>(), bias), s));
         },
-        check_slot<T>(0, n, "bcast_row"));
-    operand_row(
-        op, type, "cub_counting", 2, n, bytes,
-        [=] {
-          ensure_inputs<T>(n, 0, 2);
-          ref();
-        },
-        poison_slot<T>(2, n),
-        [n, C](cudaStream_t s) {
-          cub_transform(row_bias<T>{ws().b.as<const T>(), C}, n, ws().out(2).as<T>(), s, ws().a.as<const T>(),
-                        counting(0));
-        },
-        check_slot<T>(2, n, "bcast_row"));
-    relu_row<T>(op, "ew_relu_ref", 1, n, n);
+        [n, C](cudaStream_t s, T* out) {
+          cub_transform(row_bias<T>{ws().b.as<const T>(), C}, n, out, s, ws().a.as<const T>(), counting(0));
+        });
   }
   {
     const std::int64_t R = 1 << 16, C = 4096;
-    const std::size_t n = static_cast<std::size_t>(R * C);
-    const std::string op = "bcast_col." + std::to_string(C);
-    const double bytes = (2.0 * static_cast<double>(n) + static_cast<double>(R)) * sizeof(T);
-    auto ref = [n, C] {
-      ensure_reference<T>("bcast_col", n, 0,
-                          [C](const T* a, const T* b, T* o, std::size_t lo, std::size_t hi) {
-                            for (std::size_t k = lo; k < hi; ++k)
-                              o[k] = ew::mul<T>{}(a[k], b[k / static_cast<std::size_t>(C)]);
-                          });
-    };
-    operand_row(
-        op, type, "ew", 0, n, bytes,
-        [=] {
-          ensure_inputs<T>(n, 0, 0);
-          ref();
-        },
-        poison_slot<T>(0, n),
-        [R, C](cudaStream_t s) {
+    const std::size_t n = static_cast<std::size_t>(R * C), c = static_cast<std::size_t>(C);
+    counting_cell<T>(
+        "bcast_col." + std::to_string(C), n,
+        (2.0 * static_cast<double>(n) + static_cast<double>(R)) * sizeof(T),
+        [c](const T* a, const T* b, std::size_t k) { return ew::mul<T>{}(a[k], b[k / c]); },
+        [R, C](cudaStream_t s, T* out) {
           const auto col = ew::strided(ws().b.as<const T>(), ew::extents{R, 1}, ew::strides{1, 0});
-          ew_ok(ew::elementwise(ew::mul<T>{}, ew::extents{R, C}, ws().out(0).as<T>(),
-                                ew::in(ws().a.as<const T>(), col), s));
+          ew_ok(ew::elementwise(ew::mul<T>{}, ew::extents{R, C}, out, ew::in(ws().a.as<const T>(), col), s));
         },
-        check_slot<T>(0, n, "bcast_col"));
-    operand_row(
-        op, type, "cub_counting", 2, n, bytes,
-        [=] {
-          ensure_inputs<T>(n, 0, 2);
-          ref();
-        },
-        poison_slot<T>(2, n),
-        [n, C](cudaStream_t s) {
-          cub_transform(col_mul<T>{ws().b.as<const T>(), C}, n, ws().out(2).as<T>(), s, ws().a.as<const T>(),
-                        counting(0));
-        },
-        check_slot<T>(2, n, "bcast_col"));
-    relu_row<T>(op, "ew_relu_ref", 1, n, n);
+        [n, C](cudaStream_t s, T* out) {
+          cub_transform(col_mul<T>{ws().b.as<const T>(), C}, n, out, s, ws().a.as<const T>(), counting(0));
+        });
   }
   {
-    const std::int64_t N = 64, C = 256, HW = 64 * 64;
-    const std::size_t n = static_cast<std::size_t>(N * C * HW);
-    const std::string op = "channel_sb";
-    const double bytes = (2.0 * static_cast<double>(n) + 2.0 * static_cast<double>(C)) * sizeof(T);
     // s = b[0, C), bias = b[C, 2C).
-    auto ref = [n, C, HW] {
-      ensure_reference<T>(
-          "channel_sb", n, 0, [C, HW](const T* a, const T* b, T* o, std::size_t lo, std::size_t hi) {
-            for (std::size_t k = lo; k < hi; ++k) {
-              const std::size_t c = (k / static_cast<std::size_t>(HW)) % static_cast<std::size_t>(C);
-              o[k] = ew::fma<T>{}(a[k], b[c], b[static_cast<std::size_t>(C) + c]);
-            }
-          });
-    };
-    operand_row(
-        op, type, "ew", 0, n, bytes,
-        [=] {
-          ensure_inputs<T>(n, 0, 0);
-          ref();
+    const std::int64_t N = 64, C = 256, HW = 64 * 64;
+    const std::size_t n = static_cast<std::size_t>(N * C * HW), c = static_cast<std::size_t>(C),
+                      hw = static_cast<std::size_t>(HW);
+    counting_cell<T>(
+        "channel_sb", n, (2.0 * static_cast<double>(n) + 2.0 * static_cast<double>(C)) * sizeof(T),
+        [c, hw](const T* a, const T* b, std::size_t k) {
+          const std::size_t ch = (k / hw) % c;
+          return ew::fma<T>{}(a[k], b[ch], b[c + ch]);
         },
-        poison_slot<T>(0, n),
-        [N, C, HW](cudaStream_t s) {
+        [N, C](cudaStream_t s, T* out) {
           const T* b = ws().b.as<const T>();
           const auto per_channel = [C](const T* p) {
             return ew::strided(p, ew::extents{1, C, 1, 1}, ew::strides{0, 1, 0, 0});
           };
-          ew_ok(ew::elementwise(ew::fma<T>{}, ew::extents{N, C, std::int64_t{64}, std::int64_t{64}},
-                                ws().out(0).as<T>(),
+          ew_ok(ew::elementwise(ew::fma<T>{}, ew::extents{N, C, std::int64_t{64}, std::int64_t{64}}, out,
                                 ew::in(ws().a.as<const T>(), per_channel(b), per_channel(b + C)), s));
         },
-        check_slot<T>(0, n, "channel_sb"));
-    operand_row(
-        op, type, "cub_counting", 2, n, bytes,
-        [=] {
-          ensure_inputs<T>(n, 0, 2);
-          ref();
-        },
-        poison_slot<T>(2, n),
-        [n, C, HW](cudaStream_t s) {
+        [n, C, HW](cudaStream_t s, T* out) {
           const T* b = ws().b.as<const T>();
-          cub_transform(channel_fma<T>{b, b + C, HW, C}, n, ws().out(2).as<T>(), s, ws().a.as<const T>(),
-                        counting(0));
-        },
-        check_slot<T>(2, n, "channel_sb"));
-    relu_row<T>(op, "ew_relu_ref", 1, n, n);
+          cub_transform(channel_fma<T>{b, b + C, HW, C}, n, out, s, ws().a.as<const T>(), counting(0));
+        });
   }
   {
     // Pitched rows into a column slice. The input is ws().a seen as [R, P]; the output slot holds [R, LD].
