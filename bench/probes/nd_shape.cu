@@ -15,41 +15,10 @@
 
 #include <ew/elementwise.cuh>
 
-#define CK(x)                                                                             \
-  do {                                                                                    \
-    cudaError_t e_ = (x);                                                                 \
-    if (e_ != cudaSuccess) {                                                              \
-      std::printf("%s: %s (%s)\n", #x, cudaGetErrorString(e_), ew::last_error_message()); \
-      std::exit(1);                                                                       \
-    }                                                                                     \
-  } while (0)
+#include "probe_timing.cuh"
 
 namespace {
-void* flush_buf = nullptr;
-const std::size_t flush_bytes = std::size_t{512} << 20;
-
-template <class F>
-double time_us(F launch) {
-  cudaEvent_t a, b;
-  CK(cudaEventCreate(&a));
-  CK(cudaEventCreate(&b));
-  std::vector<float> t;
-  for (int i = 0; i < 17; ++i) {
-    CK(cudaMemsetAsync(flush_buf, i, flush_bytes));
-    CK(cudaEventRecord(a));
-    launch();
-    CK(cudaEventRecord(b));
-    CK(cudaEventSynchronize(b));
-    float ms = 0;
-    CK(cudaEventElapsedTime(&ms, a, b));
-    if (i >= 2) t.push_back(ms * 1000.0f);
-  }
-  CK(cudaGetLastError());
-  std::sort(t.begin(), t.end());
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return t[t.size() / 2];
-}
+using namespace ewp;
 
 template <int MinBlocks, class Op, int Vec, int VR, int R, class Outs, class Ins>
 __global__ void __launch_bounds__(256, MinBlocks)
