@@ -11,6 +11,7 @@
 #include <cuda/std/type_traits>
 
 #include "detail/operand.cuh"
+#include "detail/side_reduction.cuh"
 
 namespace ew {
 
@@ -39,6 +40,8 @@ template <class T>
 struct is_output_arg<T*> : cuda::std::bool_constant<!cuda::std::is_const_v<T>> {};
 template <class T, int Rank>
 struct is_output_arg<strided_view<T, Rank>> : cuda::std::bool_constant<!cuda::std::is_const_v<T>> {};
+template <class R, class T>
+struct is_output_arg<reduce_target<R, T>> : cuda::std::true_type {};
 }  // namespace detail
 
 /// The inputs of one launch, in the order the op takes its arguments: each a `const T*` or an operand of
@@ -48,7 +51,8 @@ struct inputs {
   cuda::std::tuple<A...> args;
 };
 
-/// The outputs of one launch: each a `T*` or, in an N-dimensional launch, an `ew::strided_view<T, R>`. With
+/// The outputs of one launch: each a `T*`, in an N-dimensional launch an `ew::strided_view<T, R>`, or a
+/// side reduction (`ew::reduce_into`, reduce.cuh). With
 /// more than one, the op returns a tuple-like value with one element per output (e.g.
 /// `cuda::std::tuple<float, float>`). Made by `ew::out`.
 template <class... A>
@@ -86,7 +90,8 @@ template <class... A>
 outputs<A...> out(A... a) {
   static_assert(
       (detail::is_output_arg<A>::value && ...),
-      "ew::out: each output must be a pointer to non-const elements or an ew::strided view of them");
+      "ew::out: each output must be a pointer to non-const elements, an ew::strided view of them, or "
+      "ew::reduce_into(p)");
   return outputs<A...>{cuda::std::tuple<A...>(a...)};
 }
 

@@ -17,6 +17,7 @@
 /// launches with a tuned policy instead of ew's defaults (policy.cuh, and `ew_tune --emit-header`).
 
 #include <cstddef>
+#include <cstdint>
 
 #include <cuda_runtime_api.h>
 
@@ -29,6 +30,8 @@
 #include "operands.cuh"
 #include "ops.cuh"
 #include "policy.cuh"
+#include "random.cuh"
+#include "reduce.cuh"
 
 namespace ew {
 
@@ -50,6 +53,50 @@ cudaError_t dispatch_policy(const Op& op, std::size_t n, const cuda::std::tuple<
   const tuning::launch_policy launch = e.launch;
   return dispatch<vec, unroll>(op, n, outs, ins, stream, &launch, e.measured_cc);
 }
+
+/// Runs `launch(op, outs)` for a launch of `count` elements, after taking its `ew::reduce_into` outputs out
+/// of `outs` (side_reduction.cuh): with any, `op` is wrapped to reduce their parts and `outs` keeps only
+/// the arrays, once the targets are checked against every operand (`ins` too).
+template <class Op, class... Out, class... In, class Launch>
+cudaError_t with_side_reductions(const Op& op, const cuda::std::tuple<Out...>& outs,
+                                 const cuda::std::tuple<In...>& ins, std::uint64_t count, Launch&& launch) {
+  if constexpr (!(is_reduce_target_v<Out> || ...)) {
+    return launch(op, outs);
+  } else {
+    using split = side_split<Op, Out...>;
+    if (count > 0) {
+      pointer_info targets[split::num_side];
+      split::targets(outs, targets);
+      byte_span spans[sizeof...(Out) + sizeof...(In) + 1] = {};
+      int k = 0;
+      cuda::std::apply([&](const auto&... o) { ((spans[k++] = operand_span(o, count)), ...); }, outs);
+      cuda::std::apply([&](const auto&... a) { ((spans[k++] = operand_span(a, count)), ...); }, ins);
+      cudaError_t err = check_reduce_targets(targets, static_cast<int>(split::num_side), spans, k);
+      if (err == cudaSuccess) err = check_device_access(targets, static_cast<int>(split::num_side));
+      if (err != cudaSuccess) return err;
+    }
+    return launch(split::wrap(op, outs), split::arrays(outs));
+  }
+}
+
+/// The element count of an N-dimensional shape, saturating (the launch rejects what overflows).
+template <int R>
+std::uint64_t element_count(const extents<R>& e) {
+  std::uint64_t c = 1;
+  for (int d = 0; d < R; ++d) {
+    if (e.v[d] <= 0) return 0;
+    const std::uint64_t x = static_cast<std::uint64_t>(e.v[d]);
+    c = c > UINT64_MAX / x ? UINT64_MAX : c * x;
+  }
+  return c;
+}
+
+/// Whether every output of a 1-D launch is a pointer or a side reduction.
+template <class Tuple>
+inline constexpr bool all_1d_outputs = false;
+template <class... A>
+inline constexpr bool all_1d_outputs<cuda::std::tuple<A...>> =
+    ((cuda::std::is_pointer_v<A> || is_reduce_target_v<A>) && ...);
 }  // namespace EW_DETAIL_CONFIG_NAMESPACE
 }  // namespace detail
 
@@ -64,7 +111,8 @@ cudaError_t dispatch_policy(const Op& op, std::size_t n, const cuda::std::tuple<
 ///                  work too, on the scalar path: `vec_auto` picks it, and a `VecWidth` over 1 is rejected.
 /// @param op     The functor.
 /// @param n      Number of elements, 64-bit. `n == 0` launches nothing and returns cudaSuccess.
-/// @param out    The output pointer, or `ew::out(p, q, ...)` for several.
+/// @param out    The output pointer, or `ew::out(p, q, ...)` for several; among them side reductions,
+///               `ew::reduce_into<R>(p)` (reduce.cuh), which reduce their part of the result into `*p`.
 /// @param in     The input pointer, or `ew::in(a, b, ...)` for several; element types may differ from the
 ///               outputs' and from each other. An input may be exactly an output (in place); any other
 ///               overlap is rejected.
@@ -83,11 +131,13 @@ cudaError_t dispatch_policy(const Op& op, std::size_t n, const cuda::std::tuple<
 inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 template <class Op, int VecWidth = vec_auto, class Out, class In>
 [[nodiscard]] cudaError_t elementwise(Op op, std::size_t n, Out out, In in, cudaStream_t stream = 0) {
-  static_assert(detail::all_pointers<decltype(detail::output_tuple(out))>,
+  static_assert(detail::all_1d_outputs<decltype(detail::output_tuple(out))>,
                 "ew::elementwise: a 1-D launch writes pointers; an ew::strided output needs an "
                 "N-dimensional launch (ew::extents{...} instead of n)");
-  return detail::dispatch_default<VecWidth>(op, n, detail::output_tuple(out), detail::input_tuple(in),
-                                            stream);
+  const auto ins = detail::input_tuple(in);
+  return detail::with_side_reductions(op, detail::output_tuple(out), ins, n, [&](const auto& o, const auto& outs) {
+    return detail::dispatch_default<VecWidth>(o, n, outs, ins, stream);
+  });
 }
 
 /// Applies `op` at every coordinate of the N-dimensional shape `shape` (`ew::extents{d0, d1, ...}`,
@@ -114,7 +164,11 @@ template <class Op, int VecWidth = vec_auto, class Out, class In>
 template <class Op, int VecWidth = vec_auto, int Rank, class Out, class In>
 [[nodiscard]] cudaError_t elementwise(Op op, const extents<Rank>& shape, Out out, In in,
                                       cudaStream_t stream = 0) {
-  return detail::dispatch_nd<VecWidth>(op, shape, detail::output_tuple(out), detail::input_tuple(in), stream);
+  const auto ins = detail::input_tuple(in);
+  return detail::with_side_reductions(op, detail::output_tuple(out), ins, detail::element_count(shape),
+                                      [&](const auto& o, const auto& outs) {
+                                        return detail::dispatch_nd<VecWidth>(o, shape, outs, ins, stream);
+                                      });
 }
 
 /// `ew::elementwise` with the launch choices of `Policy` (policy.cuh) instead of ew's defaults:
@@ -124,8 +178,21 @@ template <class Op, int VecWidth = vec_auto, int Rank, class Out, class In>
 template <class Policy, int VecWidth = vec_auto, class Op, class Out, class In,
           cuda::std::enable_if_t<is_policy_v<Policy>, int> = 0>
 [[nodiscard]] cudaError_t elementwise(Op op, std::size_t n, Out out, In in, cudaStream_t stream = 0) {
-  return detail::dispatch_policy<Policy, VecWidth>(op, n, detail::output_tuple(out), detail::input_tuple(in),
-                                                   stream);
+  static_assert(detail::all_1d_outputs<decltype(detail::output_tuple(out))>,
+                "ew::elementwise: a 1-D launch writes pointers; an ew::strided output needs an "
+                "N-dimensional launch (ew::extents{...} instead of n)");
+  const auto ins = detail::input_tuple(in);
+  return detail::with_side_reductions(op, detail::output_tuple(out), ins, n, [&](const auto& o, const auto& outs) {
+    return detail::dispatch_policy<Policy, VecWidth>(o, n, outs, ins, stream);
+  });
+}
+
+/// Sets a side reduction's location to its reduction's identity (`-inf` for max, `+inf` for min, 0 for
+/// sum and amax), as one launch of one element on `stream`: what to run before the first launch that
+/// reduces into it (or before each, for a reduction per launch). Graph-safe, like every ew launch.
+template <class R, class T>
+[[nodiscard]] cudaError_t reset_reduction(reduce_target<R, T> target, cudaStream_t stream = 0) {
+  return elementwise(cast<T>{}, 1, target.ptr, constant(R::template identity<T>()), stream);
 }
 }  // namespace EW_DETAIL_CONFIG_NAMESPACE
 

@@ -11,11 +11,13 @@
 /// };
 /// @endcode
 ///
-/// `__half` and `__nv_bfloat16` compute in `float` and round once on output, as PyTorch and CUTLASS do:
-/// it costs nothing on a bandwidth-bound kernel and keeps chains of ops from rounding at every step.
+/// `__half`, `__nv_bfloat16` and the FP8 types `__nv_fp8_e4m3` and `__nv_fp8_e5m2` compute in `float` and
+/// round once on output, as PyTorch and CUTLASS do: it costs nothing on a bandwidth-bound kernel and keeps
+/// chains of ops from rounding at every step.
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
@@ -39,6 +41,14 @@ template <>
 struct compute_type<__nv_bfloat16> {
   using type = float;
 };
+template <>
+struct compute_type<__nv_fp8_e4m3> {
+  using type = float;
+};
+template <>
+struct compute_type<__nv_fp8_e5m2> {
+  using type = float;
+};
 /// Shorthand for `compute_type<T>::type`.
 template <class T>
 using compute_t = typename compute_type<T>::type;
@@ -48,9 +58,24 @@ template <class T>
 inline constexpr bool is_half_precision_v =
     cuda::std::is_same_v<T, __half> || cuda::std::is_same_v<T, __nv_bfloat16>;
 
-/// True for every floating-point element type ew supports, 16-bit ones included.
+/// True for the FP8 types of cuda_fp8.h: `__nv_fp8_e4m3` (4 exponent bits, 3 mantissa bits, finite to
+/// +-448, no infinity) and `__nv_fp8_e5m2` (5 and 2, finite to +-57344, with infinities).
 template <class T>
-inline constexpr bool is_floating_v = cuda::std::is_floating_point_v<T> || is_half_precision_v<T>;
+inline constexpr bool is_fp8_v = cuda::std::is_same_v<T, __nv_fp8_e4m3> || cuda::std::is_same_v<T, __nv_fp8_e5m2>;
+
+/// True for the floating types narrower than float (16-bit and FP8): they compute in float and round once.
+template <class T>
+inline constexpr bool is_narrow_float_v = is_half_precision_v<T> || is_fp8_v<T>;
+
+/// True for every floating-point element type ew supports, 16-bit and FP8 ones included.
+template <class T>
+inline constexpr bool is_floating_v = cuda::std::is_floating_point_v<T> || is_narrow_float_v<T>;
+
+/// What a conversion to an FP8 type does with a value past its largest finite one: `finite` saturates to
+/// +-max (448 for e4m3, 57344 for e5m2; infinities too), as the hardware's `cvt.satfinite`, Transformer
+/// Engine and cuda_fp8.h's constructors do; `none` gives NaN for e4m3 (it has no infinity) and infinity for
+/// e5m2, IEEE style. NaN stays NaN either way. The default is `finite`.
+enum class saturation { finite, none };
 
 namespace detail {
 
@@ -108,12 +133,59 @@ EW_HD To integer_to_16_bit(I x) {
   }
 }
 
+/// The cuda_fp8.h interpretation of FP8 type `T`.
+template <class T>
+inline constexpr __nv_fp8_interpretation_t fp8_kind = cuda::std::is_same_v<T, __nv_fp8_e4m3> ? __NV_E4M3 : __NV_E5M2;
+
+/// An FP8 value of type `T` from its bits.
+template <class T>
+EW_HD T fp8_from_bits(__nv_fp8_storage_t bits) {
+  T r;
+  r.__x = bits;
+  return r;
+}
+
+/// FP8 `x` as a float, exactly (every FP8 value is a float; NaN gives a NaN): cuda_fp8.h's conversion, one
+/// `cvt` on sm_89 and later, its bit manipulation elsewhere.
+template <class T>
+EW_HD float fp8_to_float(T x) {
+  return __half2float(__half(__nv_cvt_fp8_to_halfraw(x.__x, fp8_kind<T>)));
+}
+
+/// `x` (float or double) rounded once to nearest even as FP8 type `To`, past the finite range as `S` says.
+/// From float, one `cvt.rn.satfinite` on sm_89 and later; from double, and on older GPUs and the host,
+/// cuda_fp8.h's exact bit manipulation from double (every float is a double: one rounding too). Without
+/// saturation the overflow rule is IEEE 754's, checked here rather than left to cuda_fp8.h's `__NV_NOSAT`,
+/// which rounds e5m2 values in [59392, 61440) to 57344 (CUDA 13.0, seen in the host test) where IEEE
+/// rounds every magnitude from max + half an ulp (59392) to infinity; e4m3 has no infinity, and past
+/// 464 (max + half an ulp, which itself rounds to the even 448) gives NaN.
+template <class To, saturation S, class F>
+EW_HD To float_to_fp8(F x) {
+  if constexpr (S == saturation::none) {
+    constexpr bool e5m2 = cuda::std::is_same_v<To, __nv_fp8_e5m2>;
+    const F a = x < F(0) ? -x : x;
+    if (e5m2 ? a >= F(59392) : a > F(464)) {
+      const __nv_fp8_storage_t sign = x < F(0) ? 0x80u : 0x00u;
+      return fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(sign | (e5m2 ? 0x7cu : 0x7fu)));
+    }
+  }
+  if constexpr (cuda::std::is_same_v<F, float>) {
+    return fp8_from_bits<To>(__nv_cvt_float_to_fp8(x, __NV_SATFINITE, fp8_kind<To>));
+  } else {
+    return fp8_from_bits<To>(__nv_cvt_double_to_fp8(static_cast<double>(x), __NV_SATFINITE, fp8_kind<To>));
+  }
+}
+
 }  // namespace detail
 
 /// Converts any supported element or compute value to `To`, on host and device, with one rounding and a
 /// defined result for every input:
 /// - to `__half` / `__nv_bfloat16`: rounded to nearest, ties to even, once (from float, double or the exact
 ///   integer), overflowing to infinity;
+/// - to `__nv_fp8_e4m3` / `__nv_fp8_e5m2`: rounded to nearest, ties to even, once, saturating to the finite
+///   range (`ew::saturation::finite`; infinities too), NaN staying NaN; `ew::convert<To, ew::saturation::none>`
+///   overflows to NaN (e4m3) or infinity (e5m2) instead;
+/// - from FP8: exact to float (then as from float);
 /// - floating to integer (`bool` aside): NaN gives 0, otherwise truncation toward zero, saturated to the
 ///   integer's range (300.0 -> int8 is 127, -1.0 -> uint8 is 0, 1e30 -> int32 is INT_MAX), as the GPU's
 ///   `cvt.rzi.sat` and unlike `static_cast`, which is undefined there;
@@ -121,10 +193,24 @@ EW_HD To integer_to_16_bit(I x) {
 /// - integer to integer, and the rest: `static_cast` (integers wrap modulo 2^bits; double to float rounds to
 ///   nearest).
 /// The kernel converts each op result to its output type with this, so the same rules hold for every output.
-template <class To, class From>
+template <class To, saturation S = saturation::finite, class From>
 EW_HD To convert(From x) {
   if constexpr (cuda::std::is_same_v<To, From>) {
     return x;
+  } else if constexpr (is_fp8_v<From>) {
+    return convert<To, S>(detail::fp8_to_float(x));
+  } else if constexpr (is_fp8_v<To>) {
+    if constexpr (cuda::std::is_same_v<From, __half>) {
+      return detail::float_to_fp8<To, S>(__half2float(x));  // exact in float: one rounding
+    } else if constexpr (cuda::std::is_same_v<From, __nv_bfloat16>) {
+      return detail::float_to_fp8<To, S>(__bfloat162float(x));
+    } else if constexpr (cuda::std::is_same_v<From, float>) {
+      return detail::float_to_fp8<To, S>(x);
+    } else {
+      // double, and integers through double: exact up to 2^53, and anything larger saturates (or
+      // overflows) either way.
+      return detail::float_to_fp8<To, S>(static_cast<double>(x));
+    }
   } else if constexpr (cuda::std::is_same_v<From, __half>) {
     return convert<To>(__half2float(x));
   } else if constexpr (cuda::std::is_same_v<From, __nv_bfloat16>) {

@@ -5,8 +5,9 @@
 /// The functor library: one-line `__host__ __device__` ops for `ew::elementwise`.
 ///
 /// Conventions, shared by every op so that adding one is one line:
-/// - `Op<T>` takes and returns elements of type `T`; it computes in `ew::compute_t<T>` (`float` for `__half`
-///   and `__nv_bfloat16`) and rounds once on return (`ew::up`, `ew::down`).
+/// - `Op<T>` takes and returns elements of type `T`; it computes in `ew::compute_t<T>` (`float` for `__half`,
+///   `__nv_bfloat16`, `__nv_fp8_e4m3` and `__nv_fp8_e5m2`) and rounds once on return (`ew::up`, `ew::down`;
+///   to FP8 saturating to the finite range, as `ew::convert` says).
 /// - Transcendentals call `cuda::std`'s function of the compute type (CUDA's `expf` for float, `exp` for
 ///   double, on host and device: the host runs the C library's, the GPU CUDA's). Their maximum
 ///   errors (CUDA C++ Programming Guide, "Mathematical Functions") set the bounds the tests allow, stated in
@@ -45,7 +46,7 @@ namespace ew {
 #define EW_DETAIL_FLOATING_ONLY(T, name)                                                          \
   static_assert(::ew::is_floating_v<T>, "ew::" name                                               \
                                         "<T>: T must be a floating type (float, double, __half, " \
-                                        "__nv_bfloat16); this op has no integer version")
+                                        "__nv_bfloat16, __nv_fp8_e4m3, __nv_fp8_e5m2); this op has no integer version")
 
 // --- Arithmetic (every element type) ----------------------------------------------------------------------
 
@@ -130,12 +131,14 @@ struct clamp {
 /// Converts any element type to `To` with one rounding (`ew::convert`, `Tensor.to`): `ew::cast<float>{}` on
 /// bf16 input gives float, `ew::cast<__nv_bfloat16>{}` rounds back to nearest even (integers too, from their
 /// exact value). Floating to integer truncates toward zero and saturates, NaN giving 0 (`ew::convert`
-/// states the rules); to `bool` it is `x != 0`.
-template <class To>
+/// states the rules); to `bool` it is `x != 0`. To FP8 (`ew::cast<__nv_fp8_e4m3>{}`) it saturates to the
+/// finite range, NaN staying NaN; `ew::cast<__nv_fp8_e4m3, ew::saturation::none>{}` overflows to NaN
+/// (e4m3) or infinity (e5m2) instead. `S` matters only for FP8 targets.
+template <class To, saturation S = saturation::finite>
 struct cast {
   template <class From>
   EW_HD To operator()(From x) const {
-    return convert<To>(x);
+    return convert<To, S>(x);
   }
 };
 

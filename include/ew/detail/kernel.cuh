@@ -16,9 +16,10 @@
 
 #include "../functor.cuh"
 #include "config.cuh"
-#include "partition.cuh"
-#include "tuning.cuh"
 #include "operand.cuh"
+#include "partition.cuh"
+#include "side_reduction.cuh"
+#include "tuning.cuh"
 #include "vector_access.cuh"
 
 namespace ew {
@@ -31,6 +32,31 @@ EW_HD decltype(auto) result_part(R& r) {
     return (r);
   } else {
     return cuda::std::get<K>(r);
+  }
+}
+
+/// Part `K` of the `Vec` results `r` converted into `out` (`ew::convert`'s rules): an FP8 output of a float
+/// part two elements at a time, through the packed `cvt.rn.satfinite.e4m3x2.f32` (or e5m2x2) of sm_89 and
+/// later, one instruction for two values where cuda_fp8.h's one-value conversion spends one per value;
+/// anything else element by element.
+template <std::size_t K, std::size_t NumOut, class To, int Vec, class R>
+EW_HD void convert_results(vector_word<To, Vec>& out, R (&r)[Vec]) {
+  using part_t = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(result_part<K, NumOut>(r[0]))>>;
+  if constexpr (is_fp8_v<To> && cuda::std::is_same_v<part_t, float> && Vec % 2 == 0) {
+    EW_DETAIL_UNROLL
+    for (int j = 0; j < Vec; j += 2) {
+      const float lo = result_part<K, NumOut>(r[j]), hi = result_part<K, NumOut>(r[j + 1]);
+      NV_IF_ELSE_TARGET(
+          NV_PROVIDES_SM_89,
+          (const __nv_fp8x2_storage_t w = __nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE,
+                                                                    fp8_kind<To>);
+           out.elements.v[j] = fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(w & 0xffu));
+           out.elements.v[j + 1] = fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(w >> 8));),
+          (out.elements.v[j] = convert<To>(lo); out.elements.v[j + 1] = convert<To>(hi);));
+    }
+  } else {
+    EW_DETAIL_UNROLL
+    for (int j = 0; j < Vec; ++j) out.elements.v[j] = convert<To>(result_part<K, NumOut>(r[j]));
   }
 }
 
@@ -87,10 +113,20 @@ struct elementwise_thread {
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
-      EW_DETAIL_UNROLL
-      for (int j = 0; j < Vec; ++j) {
-        auto r = op(cuda::std::get<I>(loaded)[u].elements.v[j]...);
-        ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
+      if constexpr ((is_fp8_v<out_t<O>> || ...)) {
+        // Every result first, then each output's conversion, so that FP8 outputs convert two at a time.
+        using result_t = cuda::std::remove_cv_t<
+            cuda::std::remove_reference_t<decltype(op(cuda::std::get<I>(loaded)[u].elements.v[0]...))>>;
+        result_t r[Vec];
+        EW_DETAIL_UNROLL
+        for (int j = 0; j < Vec; ++j) r[j] = op(cuda::std::get<I>(loaded)[u].elements.v[j]...);
+        (convert_results<O, num_out>(cuda::std::get<O>(results), r), ...);
+      } else {
+        EW_DETAIL_UNROLL
+        for (int j = 0; j < Vec; ++j) {
+          auto r = op(cuda::std::get<I>(loaded)[u].elements.v[j]...);
+          ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
+        }
       }
       const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
       (store_vector<Vec>(cuda::std::get<O>(outs) + e, cuda::std::get<O>(results)), ...);
@@ -107,7 +143,7 @@ struct elementwise_thread {
 /// __device__` so that the host tests run it for every thread of simulated grids.
 #pragma nv_exec_check_disable
 template <class Op, int Vec, int Unroll, int ScalarUnroll, class OutPtrs, class Ins>
-EW_HD void elementwise_grid_thread(const Op& op, const partition& p, const launch_shape& s, const OutPtrs& outs,
+EW_HD auto elementwise_grid_thread(const Op& op, const partition& p, const launch_shape& s, const OutPtrs& outs,
                                    const Ins& ins, std::size_t block, std::size_t thread) {
   // The scalar elements are the same code on both paths: one loop for them, after the tiles.
   elementwise_thread<Op, 1, ScalarUnroll, OutPtrs, Ins> scalar_thread{op, outs, ins, 0};
@@ -115,6 +151,7 @@ EW_HD void elementwise_grid_thread(const Op& op, const partition& p, const launc
     if (p.vec == Vec) {
       elementwise_thread<Op, Vec, Unroll, OutPtrs, Ins> vector_thread{op, outs, ins, p.head};
       tile_schedule(p, s, block, thread, vector_thread);
+      if constexpr (has_side_reductions_v<Op>) scalar_thread.op.merge(vector_thread.op);
     } else {
       tile_schedule(p, s, block, thread, scalar_thread);
     }
@@ -122,6 +159,8 @@ EW_HD void elementwise_grid_thread(const Op& op, const partition& p, const launc
     tile_schedule(p, s, block, thread, scalar_thread);
   }
   scalar_schedule(p, s, block, thread, scalar_thread);
+  // With side reductions (side_reduction.cuh) the thread's copy of the op holds its partial results.
+  if constexpr (has_side_reductions_v<Op>) return scalar_thread.op;
 }
 
 /// `outs[k][i] = op(ins[0][i], ins[1][i], ...)[k]` for every `i` in `[0, p.n)`, block tiles grid-stride.
@@ -151,7 +190,12 @@ EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
   static_assert(EW_DETAIL_PROGRAMMATIC_WAIT_ARCH == 900, "the NV_IF_TARGET below must name the same arch");
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                     if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
-  elementwise_grid_thread<Op, Vec, Unroll, ScalarUnroll>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
+  if constexpr (has_side_reductions_v<Op>) {
+    finish_side_reductions(
+        elementwise_grid_thread<Op, Vec, Unroll, ScalarUnroll>(start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x));
+  } else {
+    elementwise_grid_thread<Op, Vec, Unroll, ScalarUnroll>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
+  }
 }
 #pragma nv_diagnostic pop
 

@@ -298,7 +298,7 @@ struct nd_thread {
 /// one slot).
 #pragma nv_exec_check_disable
 template <class Op, int Vec, int VecRows, int VecCols, int ScalarRows, int R, class Outs, class Ins>
-EW_HD void nd_grid_thread(const Op& op, const nd_plan<R>& p, const launch_shape& s, const Outs& outs,
+EW_HD auto nd_grid_thread(const Op& op, const nd_plan<R>& p, const launch_shape& s, const Outs& outs,
                           const Ins& ins, std::size_t block, std::size_t thread) {
   const std::uint64_t threads = static_cast<std::uint64_t>(s.blocks) * s.block_threads;
   const std::uint64_t first = static_cast<std::uint64_t>(block) * s.block_threads + thread;
@@ -306,11 +306,17 @@ EW_HD void nd_grid_thread(const Op& op, const nd_plan<R>& p, const launch_shape&
     if (p.vec == Vec) {
       nd_thread<Op, Vec, VecRows, VecCols, R, Outs, Ins> t{op, outs, ins, p};
       for (std::uint64_t w = first; w < p.items; w += threads) t.item(w);
-      return;
+      // With side reductions (side_reduction.cuh) the thread's copy of the op holds its partial results.
+      if constexpr (has_side_reductions_v<Op>) {
+        return t.op;
+      } else {
+        return;
+      }
     }
   }
   nd_thread<Op, 1, ScalarRows, 1, R, Outs, Ins> t{op, outs, ins, p};
   for (std::uint64_t w = first; w < p.items; w += threads) t.item(w);
+  if constexpr (has_side_reductions_v<Op>) return t.op;
 }
 
 /// The N-dimensional kernel: `outs[k][x] = op(ins[0][x], ins[1][x], ...)[k]` for every coordinate `x` of
@@ -322,7 +328,12 @@ EW_KERNEL void __launch_bounds__(tuning::nd_block_threads, tuning::nd_min_blocks
     nd_elementwise_kernel(Op op, nd_plan<R> p, launch_shape s, Outs outs, Ins ins) {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
-  nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
+  if constexpr (has_side_reductions_v<Op>) {
+    finish_side_reductions(
+        nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x));
+  } else {
+    nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
+  }
 }
 #pragma nv_diagnostic pop
 

@@ -100,6 +100,12 @@ struct scalar_operand {
 
 namespace detail {
 
+/// Whether `A` is an `ew::strided_view` (of const elements or not).
+template <class A>
+inline constexpr bool is_strided_view_v = false;
+template <class T, int Rank>
+inline constexpr bool is_strided_view_v<strided_view<T, Rank>> = true;
+
 /// A contiguous input array: element `i` is `ptr[i]`.
 template <class T>
 struct contiguous_input {
@@ -217,6 +223,13 @@ struct input_arg<strided_view<const T, Rank>> {
   static constexpr memory_kind memory = memory_kind::array;
   static constexpr bool is_view = true;
 };
+
+/// Whether input argument `A` works in 1-D launches only (the random operands of random.cuh).
+template <class A, class = void>
+inline constexpr bool is_1d_only_v = false;
+template <class A>
+inline constexpr bool is_1d_only_v<A, cuda::std::void_t<decltype(input_arg<A>::one_dimensional_only)>> =
+    input_arg<A>::one_dimensional_only;
 
 /// Element type an input argument gives the op.
 template <class A>

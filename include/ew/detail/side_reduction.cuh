@@ -1,0 +1,394 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// How side reductions (reduce.cuh) run. The launcher takes the `ew::reduce_into` outputs out of the
+/// output list and wraps the op in `side_reducing_op`, which returns only the array outputs' parts and
+/// folds the others into accumulators it carries: each GPU thread works on its own copy of the op (the
+/// kernels hold it by value), so the accumulators live in that thread's registers. After its elements a
+/// thread hands its copy back (`elementwise_grid_thread`, `nd_grid_thread`), and the kernel reduces the
+/// block's copies (`block_finish`: warp shuffles, one shared word per warp) into one atomic per block
+/// and reduction. The host tests fold each simulated thread's copy with `host_finish` instead.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda/std/bit>
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
+#include <nv/target>
+
+#include "../functor.cuh"
+#include "last_error.cuh"
+#include "op_traits.cuh"
+#include "operand.cuh"
+#include "partition.cuh"
+
+namespace ew {
+
+namespace reduction {
+struct max;
+struct min;
+struct sum;
+struct amax;
+}  // namespace reduction
+template <class R, class T>
+struct reduce_target;
+
+namespace detail {
+
+/// Whether output argument `A` is an `ew::reduce_into` target.
+template <class A>
+inline constexpr bool is_reduce_target_v = false;
+template <class R, class T>
+inline constexpr bool is_reduce_target_v<reduce_target<R, T>> = true;
+
+/// One reduction's accumulator: the thread's partial result and where it goes.
+template <class R, class T>
+struct side_accumulator {
+  using reduction = R;
+  using value_type = T;
+  T* target;
+  T acc;
+  /// What `*target` held when the block began (thread 0 only, `prefetch`), for `monotone` reductions.
+  T seen;
+
+  template <class V>
+  EW_HD void add(V v) {
+    acc = R::combine(acc, R::value(convert<T>(v)));
+  }
+  EW_HD void merge(const side_accumulator& o) { acc = R::combine(acc, o.acc); }
+};
+
+/// The integer type of `T`'s size that a float's bits are compared in, signed or not.
+template <class T, bool Signed>
+using bits_of_t = cuda::std::conditional_t<sizeof(T) == 4, cuda::std::conditional_t<Signed, int, unsigned>,
+                                           cuda::std::conditional_t<Signed, long long, unsigned long long>>;
+
+/// `*target = R(*target, v)` as one atomic, on the device. Floating `max` and `min` go through the integer
+/// atomics on the bits: non-negative floats order as signed integers, negative ones in reverse as unsigned
+/// ones, and the two ranges do not mix (a non-negative float's bits are a non-negative signed integer, below
+/// every negative float's bits as unsigned). A NaN is stored as the all-ones quiet NaN of its side (positive
+/// for max, negative for min), which every later value leaves in place.
+template <class R, class T>
+__device__ __forceinline__ void atomic_combine(T* target, T v) {
+  if constexpr (cuda::std::is_same_v<R, reduction::sum>) {
+    if constexpr (cuda::std::is_floating_point_v<T> || sizeof(T) == 4) {
+      using A = cuda::std::conditional_t<cuda::std::is_floating_point_v<T>, T,
+                                         cuda::std::conditional_t<cuda::std::is_signed_v<T>, int, unsigned>>;
+      atomicAdd(reinterpret_cast<A*>(target), static_cast<A>(v));
+    } else {  // 64-bit integers: wrapping addition is the same on the unsigned bits
+      atomicAdd(reinterpret_cast<unsigned long long*>(target), static_cast<unsigned long long>(v));
+    }
+  } else {
+    constexpr bool is_max = !cuda::std::is_same_v<R, reduction::min>;  // max and amax
+    if constexpr (cuda::std::is_floating_point_v<T>) {
+      using S = bits_of_t<T, true>;
+      using U = bits_of_t<T, false>;
+      constexpr U sign = U(1) << (sizeof(T) * 8 - 1);
+      U b = cuda::std::bit_cast<U>(v);
+      if (v != v) b = is_max ? ~sign : ~U(0);  // canonical NaN: above every value on its side
+      const bool negative = (b & sign) != 0;
+      if (is_max) {
+        if (negative) {
+          atomicMin(reinterpret_cast<U*>(target), b);
+        } else {
+          atomicMax(reinterpret_cast<S*>(target), static_cast<S>(b));
+        }
+      } else {
+        if (negative) {
+          atomicMax(reinterpret_cast<U*>(target), b);
+        } else {
+          atomicMin(reinterpret_cast<S*>(target), static_cast<S>(b));
+        }
+      }
+    } else {
+      using A = bits_of_t<T, cuda::std::is_signed_v<T>>;
+      if (is_max) {
+        atomicMax(reinterpret_cast<A*>(target), static_cast<A>(v));
+      } else {
+        atomicMin(reinterpret_cast<A*>(target), static_cast<A>(v));
+      }
+    }
+  }
+}
+
+/// Reduces `a.acc` over the block and combines the result into `*a.target` with one atomic (thread 0).
+/// Every thread of the block must call it; any block size up to 1024 threads, a partial last warp included.
+template <class Acc>
+__device__ __forceinline__ void block_reduce_into(const Acc& a) {
+  using R = typename Acc::reduction;
+  using T = typename Acc::value_type;
+  __shared__ T warp_partial[32];
+  const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
+  const unsigned left = blockDim.x - warp * 32u;
+  const unsigned lanes = left < 32u ? left : 32u;
+  const unsigned mask = lanes == 32u ? 0xffffffffu : (1u << lanes) - 1u;
+  T v = a.acc;
+  for (unsigned off = 16; off > 0; off /= 2) {
+    const T other = __shfl_down_sync(mask, v, off);
+    if (lane + off < lanes) v = R::combine(v, other);
+  }
+  if (lane == 0) warp_partial[warp] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned warps = (blockDim.x + 31u) / 32u;
+    for (unsigned w = 1; w < warps; ++w) v = R::combine(v, warp_partial[w]);
+    // A max, min or amax can only move `*target` one way, and it held at least `a.seen` when the block
+    // began: a block value that does not pass it would change nothing, so its atomic is left out (NaN
+    // fails the comparison and goes through). One load per block, issued at the block's start, read here.
+    // Without it, at 2^28 f32 every one of 262,144 blocks sent an atomic to the one address, and the
+    // fused quantize ran at 0.63 of the plain cast on the H200 (docs/PERFORMANCE.md, change 9).
+    if (!R::monotone || !(R::combine(v, a.seen) == a.seen && v == v && a.seen == a.seen &&
+                          !(v == T(0) && a.seen == T(0)))) {
+      atomic_combine<R>(a.target, v);
+    }
+  }
+  __syncthreads();  // warp_partial is reused by the next reduction of the same type
+}
+
+/// The op of a launch with side reductions: `Op`'s result parts at positions `A...` are returned (one
+/// value for one array output, a tuple for several), those at `S...` go into the accumulators `Acc...`,
+/// in order. The accumulators are `mutable`: the call stays const for the launcher's checks, and each
+/// thread's copy of the op is its own.
+template <class Op, class ArrayPos, class SidePos, class... Acc>
+struct side_reducing_op;
+template <class Op, std::size_t... A, std::size_t... S, class... Acc>
+struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_sequence<S...>, Acc...> {
+  static_assert(sizeof...(A) >= 1,
+                "ew::elementwise: a launch needs at least one array output besides its ew::reduce_into "
+                "outputs");
+  Op op;
+  mutable cuda::std::tuple<Acc...> acc;
+
+#pragma nv_exec_check_disable
+  template <class... X>
+  EW_HD auto operator()(X... x) const {
+    auto r = op(x...);
+    static_assert(tuple_size_or_zero<decltype(r)>::value == sizeof...(A) + sizeof...(S),
+                  "ew::elementwise: with N outputs, ew::reduce_into ones included, Op must return a tuple-like "
+                  "value of N elements");
+    add_all(r, cuda::std::index_sequence_for<Acc...>{});
+    if constexpr (sizeof...(A) == 1) {
+      return cuda::std::get<A...>(r);
+    } else {
+      return cuda::std::tuple<cuda::std::remove_cv_t<
+          cuda::std::remove_reference_t<decltype(cuda::std::get<A>(r))>>...>(cuda::std::get<A>(r)...);
+    }
+  }
+
+  /// Takes in the accumulators of another copy of the op (another path of the same thread).
+  EW_HD void merge(const side_reducing_op& o) const { merge_all(o, cuda::std::index_sequence_for<Acc...>{}); }
+
+  /// Thread 0 of a block reads what the monotone reductions' targets hold, at the block's start (after the
+  /// programmatic-launch wait), so that `block_finish` can leave out atomics that would change nothing.
+  __device__ __forceinline__ void prefetch() const { prefetch_all(cuda::std::index_sequence_for<Acc...>{}); }
+
+  /// The block's reduction and its atomics; every thread of the block calls it (device only).
+  __device__ __forceinline__ void block_finish() const { block_all(cuda::std::index_sequence_for<Acc...>{}); }
+
+  /// The host tests' end of one simulated thread: its partials combined into the targets, one by one.
+  void host_finish() const { host_all(cuda::std::index_sequence_for<Acc...>{}); }
+
+ private:
+  template <std::size_t... K>
+  __device__ __forceinline__ void prefetch_all(cuda::std::index_sequence<K...>) const {
+    ((cuda::std::get<K>(acc).seen = Acc::reduction::monotone && threadIdx.x == 0
+                                        ? *static_cast<volatile const typename Acc::value_type*>(cuda::std::get<K>(acc).target)
+                                        : Acc::reduction::template identity<typename Acc::value_type>()),
+     ...);
+  }
+  template <std::size_t... K>
+  __device__ __forceinline__ void block_all(cuda::std::index_sequence<K...>) const {
+    (block_reduce_into(cuda::std::get<K>(acc)), ...);
+  }
+  template <class Rt, std::size_t... K>
+  EW_HD void add_all(Rt& r, cuda::std::index_sequence<K...>) const {
+    constexpr std::size_t pos[] = {S...};
+    (cuda::std::get<K>(acc).add(cuda::std::get<pos[K]>(r)), ...);
+  }
+  template <std::size_t... K>
+  EW_HD void merge_all(const side_reducing_op& o, cuda::std::index_sequence<K...>) const {
+    (cuda::std::get<K>(acc).merge(cuda::std::get<K>(o.acc)), ...);
+  }
+  template <std::size_t... K>
+  void host_all(cuda::std::index_sequence<K...>) const {
+    ((*cuda::std::get<K>(acc).target =
+          Acc::reduction::combine(*cuda::std::get<K>(acc).target, cuda::std::get<K>(acc).acc)),
+     ...);
+  }
+};
+
+/// Whether `Op` is a `side_reducing_op` (the kernels then hand each thread's copy back).
+template <class Op>
+inline constexpr bool has_side_reductions_v = false;
+template <class Op, class AP, class SP, class... Acc>
+inline constexpr bool has_side_reductions_v<side_reducing_op<Op, AP, SP, Acc...>> = true;
+
+/// The kernel's end of a thread with side reductions: the block's reduction and atomics.
+template <class Op>
+__device__ __forceinline__ void finish_side_reductions(const Op& op) {
+  if constexpr (has_side_reductions_v<Op>) op.block_finish();
+}
+
+/// The kernel's start: `op` with the targets' values read (thread 0), or `op` itself without reductions.
+template <class Op>
+__device__ __forceinline__ Op start_side_reductions(const Op& op) {
+  Op local = op;
+  if constexpr (has_side_reductions_v<Op>) local.prefetch();
+  return local;
+}
+
+/// Positions `K` of the outputs `Out...` that are (`Side`) or are not reduce targets, as an index sequence.
+template <bool Side, std::size_t K, class Seq, class... Out>
+struct positions_of;
+template <bool Side, std::size_t K, std::size_t... P>
+struct positions_of<Side, K, cuda::std::index_sequence<P...>> {
+  using type = cuda::std::index_sequence<P...>;
+};
+template <bool Side, std::size_t K, std::size_t... P, class First, class... Rest>
+struct positions_of<Side, K, cuda::std::index_sequence<P...>, First, Rest...> {
+  using type = typename positions_of<
+      Side, K + 1,
+      cuda::std::conditional_t<is_reduce_target_v<First> == Side, cuda::std::index_sequence<P..., K>,
+                               cuda::std::index_sequence<P...>>,
+      Rest...>::type;
+};
+
+/// The accumulator of a reduce target.
+template <class A>
+struct accumulator_of;
+template <class R, class T>
+struct accumulator_of<reduce_target<R, T>> {
+  using type = side_accumulator<R, T>;
+};
+
+/// A reduce target's `pointer_info` (one element).
+template <class R, class T>
+pointer_info target_info(const reduce_target<R, T>& t) {
+  return pointer_info{reinterpret_cast<std::uintptr_t>(t.ptr), sizeof(T), alignof(T), true};
+}
+
+/// A reduce target's accumulator, starting at the reduction's identity.
+template <class R, class T>
+side_accumulator<R, T> make_accumulator(const reduce_target<R, T>& t) {
+  return side_accumulator<R, T>{t.ptr, R::template identity<T>(), R::template identity<T>()};
+}
+
+/// Outputs `Out...` split: the op wrapped for the arrays (`wrap`), and the arrays themselves (`arrays`).
+template <class Op, class... Out>
+struct side_split {
+  using array_pos = typename positions_of<false, 0, cuda::std::index_sequence<>, Out...>::type;
+  using side_pos = typename positions_of<true, 0, cuda::std::index_sequence<>, Out...>::type;
+  static constexpr std::size_t num_side = side_pos::size();
+
+  template <std::size_t... S>
+  static auto wrap_impl(const Op& op, const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<S...>) {
+    using wrapped =
+        side_reducing_op<Op, array_pos, side_pos,
+                         typename accumulator_of<cuda::std::tuple_element_t<S, cuda::std::tuple<Out...>>>::type...>;
+    return wrapped{op, {make_accumulator(cuda::std::get<S>(outs))...}};
+  }
+  static auto wrap(const Op& op, const cuda::std::tuple<Out...>& outs) { return wrap_impl(op, outs, side_pos{}); }
+
+  template <std::size_t... P>
+  static auto arrays_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<P...>) {
+    return cuda::std::tuple<cuda::std::tuple_element_t<P, cuda::std::tuple<Out...>>...>(cuda::std::get<P>(outs)...);
+  }
+  static auto arrays(const cuda::std::tuple<Out...>& outs) { return arrays_impl(outs, array_pos{}); }
+
+  /// The reduce targets' `pointer_info`, in order, into `info`.
+  template <std::size_t... S>
+  static void targets_impl(const cuda::std::tuple<Out...>& outs, pointer_info* info, cuda::std::index_sequence<S...>) {
+    int k = 0;
+    ((info[k++] = target_info(cuda::std::get<S>(outs))), ...);
+  }
+  static void targets(const cuda::std::tuple<Out...>& outs, pointer_info* info) {
+    targets_impl(outs, info, side_pos{});
+  }
+};
+
+
+/// The bytes an operand of a launch may touch: `[address, address + bytes)`; `bytes == 0` for none.
+struct byte_span {
+  std::uintptr_t address;
+  std::size_t bytes;
+};
+
+/// The span of a strided view: from its lowest to its highest element (saturating at the address space's
+/// end, so that an overflowing view, which the launch rejects anyway, overlaps everything after it).
+template <class T, int Rank>
+byte_span view_span(const strided_view<T, Rank>& v) {
+  std::uint64_t lo = 0, hi = 0;  // element offsets below and above ptr
+  for (int d = 0; d < Rank; ++d) {
+    if (v.shape.v[d] <= 0) return byte_span{0, 0};
+    const std::uint64_t e = static_cast<std::uint64_t>(v.shape.v[d] - 1);
+    const std::int64_t st = v.step.v[d];
+    const std::uint64_t mag = st < 0 ? 0 - static_cast<std::uint64_t>(st) : static_cast<std::uint64_t>(st);
+    const std::uint64_t reach = mag != 0 && e > UINT64_MAX / mag ? UINT64_MAX : e * mag;
+    std::uint64_t& side = st < 0 ? lo : hi;
+    side = side > UINT64_MAX - reach ? UINT64_MAX : side + reach;
+  }
+  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(v.ptr);
+  const std::uint64_t lo_bytes = lo > UINT64_MAX / sizeof(T) ? UINT64_MAX : lo * sizeof(T);
+  const std::uint64_t hi_bytes = hi >= UINT64_MAX / sizeof(T) ? UINT64_MAX : (hi + 1) * sizeof(T);
+  const std::uintptr_t first = lo_bytes > base ? 0 : base - lo_bytes;
+  const std::uint64_t total = lo_bytes > UINT64_MAX - hi_bytes ? UINT64_MAX : lo_bytes + hi_bytes;
+  return byte_span{first, static_cast<std::size_t>(total > UINTPTR_MAX - first ? UINTPTR_MAX - first : total)};
+}
+
+/// The span of operand `a` (an output or an input argument) of a launch of `count` elements: a pointer is
+/// `count` elements, a view its elements, an operand of one element (`ew::scalar`) that element, and an
+/// operand that reads no memory nothing.
+template <class A>
+byte_span operand_span(const A& a, std::uint64_t count) {
+  if constexpr (cuda::std::is_pointer_v<A>) {
+    using T = cuda::std::remove_pointer_t<A>;
+    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(a);
+    const std::uint64_t bytes = count > UINT64_MAX / sizeof(T) ? UINT64_MAX : count * sizeof(T);
+    return byte_span{base, static_cast<std::size_t>(bytes > UINTPTR_MAX - base ? UINTPTR_MAX - base : bytes)};
+  } else if constexpr (is_strided_view_v<A>) {
+    return view_span(a);
+  } else if constexpr (is_reduce_target_v<A>) {
+    return byte_span{0, 0};  // checked against the others as a target
+  } else if constexpr (input_arg<A>::memory == memory_kind::single) {
+    const pointer_info i = input_arg<A>::info(a);
+    return byte_span{i.address, i.element_size};
+  } else {
+    return byte_span{0, 0};
+  }
+}
+
+/// Checks the reduce targets `targets` of a launch against each other and against the spans of its other
+/// operands: each must be non-null, aligned, and touch no byte any operand reads or writes (a target inside
+/// an input would change under the loads; inside an output, be overwritten). cudaSuccess or
+/// cudaErrorInvalidValue with the reason.
+inline cudaError_t check_reduce_targets(const pointer_info* targets, int num_targets, const byte_span* spans,
+                                        int num_spans) {
+  for (int t = 0; t < num_targets; ++t) {
+    if (targets[t].address == 0) return fail(cudaErrorInvalidValue, "ew::reduce_into: null pointer");
+    if (targets[t].address % targets[t].alignment != 0) {
+      return fail(cudaErrorInvalidValue, "ew::reduce_into: pointer not aligned to its type");
+    }
+    for (int k = 0; k < num_spans; ++k) {
+      const byte_span& s = spans[k];
+      if (s.bytes != 0 && targets[t].address < s.address + s.bytes &&
+          s.address < targets[t].address + targets[t].element_size) {
+        return fail(cudaErrorInvalidValue,
+                    "ew::reduce_into: the location overlaps an input or output of the launch");
+      }
+    }
+    for (int u = 0; u < t; ++u) {
+      if (targets[t].address < targets[u].address + targets[u].element_size &&
+          targets[u].address < targets[t].address + targets[t].element_size) {
+        return fail(cudaErrorInvalidValue, "ew::reduce_into: two reduction locations overlap");
+      }
+    }
+  }
+  return cudaSuccess;
+}
+
+}  // namespace detail
+}  // namespace ew

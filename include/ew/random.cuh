@@ -1,0 +1,284 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// Random numbers keyed by element: counter-based Philox-4x32-10 (Salmon et al., SC 2011; the generator
+/// of cuRAND's `curandStatePhilox4_32_10_t` and of PyTorch's CUDA RNG), as inputs of a 1-D launch, and
+/// `ew::dropout`.
+///
+/// @code
+/// // y = dropout(x, p = 0.1) with its mask, the same mask for the same (seed, offset) on any launch shape.
+/// ew::elementwise(ew::dropout<float>{0.1f}, n, ew::out(y, mask), ew::in(x, ew::random_bits({seed, offset})),
+///                 stream);
+/// @endcode
+///
+/// Element `i` of a random operand is a function of (seed, offset, i) only: word `i % 4` of
+/// `ew::philox4x32_10({offset_lo, offset_hi, q_lo, q_hi}, {seed_lo, seed_hi})` with `q = i / 4`. That is
+/// cuRAND's stream: the four words of block `q` are what `curand4` returns after `curand_init(seed, q,
+/// 4 * offset, &state)`. So the value at `i` does not depend on the grid, the block, the vector width, the
+/// alignment of the arrays or the other operands, and a graph replays the same values; with the seed and
+/// offset in device memory (`ew::random_bits(d_seed)`), each replay reads them when it runs, so a graph
+/// advances its offset without being rebuilt. Four consecutive elements share one Philox evaluation.
+/// Launches with different offsets use disjoint counters whatever their sizes (the offset and the block
+/// index are separate counter words), so advancing the offset by 1 per launch is enough.
+///
+/// Random operands take part in 1-D launches (`ew::elementwise(op, n, ...)`); an N-dimensional launch
+/// rejects them at compile time.
+
+#include <cstdint>
+
+#include <cuda/std/cmath>
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
+#include <nv/target>
+
+#include "detail/config.cuh"
+#include "detail/operand.cuh"
+#include "detail/partition.cuh"
+#include "detail/vector_access.cuh"
+#include "functor.cuh"
+
+namespace ew {
+
+/// The key of a random operand: the seed, and the offset that separates the streams of successive launches
+/// with the same seed (PyTorch's `philox_seed` and `philox_offset`). 16 bytes, aligned to 16 so that a
+/// kernel reads one from device memory in one access.
+struct alignas(16) philox_seed {
+  std::uint64_t seed = 0;
+  std::uint64_t offset = 0;
+};
+
+/// Four 32-bit words, the output or counter of Philox-4x32.
+struct philox_block {
+  std::uint32_t x, y, z, w;
+};
+
+/// Philox-4x32-10: ten rounds of the Philox bijection of `counter` keyed by `key`, Random123's
+/// `philox4x32(ctr, key)` (its multipliers 0xD2511F53, 0xCD9E8D57 and Weyl key steps 0x9E3779B9,
+/// 0xBB67AE85). `__host__ __device__`.
+EW_HD philox_block philox4x32_10(philox_block counter, std::uint32_t key0, std::uint32_t key1) {
+  constexpr std::uint32_t m0 = 0xD2511F53u, m1 = 0xCD9E8D57u, w0 = 0x9E3779B9u, w1 = 0xBB67AE85u;
+  philox_block c = counter;
+  std::uint32_t k0 = key0, k1 = key1;
+  EW_DETAIL_UNROLL
+  for (int r = 0; r < 10; ++r) {
+    if (r > 0) {
+      k0 += w0;
+      k1 += w1;
+    }
+    // One 32 x 32 -> 64-bit product per multiplier (mul.wide.u32), its halves the round's hi and lo.
+    const std::uint64_t p0 = static_cast<std::uint64_t>(m0) * c.x, p1 = static_cast<std::uint64_t>(m1) * c.z;
+    const std::uint32_t hi0 = static_cast<std::uint32_t>(p0 >> 32), lo0 = static_cast<std::uint32_t>(p0);
+    const std::uint32_t hi1 = static_cast<std::uint32_t>(p1 >> 32), lo1 = static_cast<std::uint32_t>(p1);
+    c = philox_block{hi1 ^ c.y ^ k0, lo1, hi0 ^ c.w ^ k1, lo0};
+  }
+  return c;
+}
+
+/// Block `q` of the stream of `key`: `philox4x32_10({offset_lo, offset_hi, q_lo, q_hi}, {seed_lo, seed_hi})`.
+EW_HD philox_block philox_stream_block(const philox_seed& key, std::uint64_t q) {
+  return philox4x32_10(philox_block{static_cast<std::uint32_t>(key.offset), static_cast<std::uint32_t>(key.offset >> 32),
+                                    static_cast<std::uint32_t>(q), static_cast<std::uint32_t>(q >> 32)},
+                       static_cast<std::uint32_t>(key.seed), static_cast<std::uint32_t>(key.seed >> 32));
+}
+
+/// What a random operand gives each element.
+enum class random_kind {
+  bits,     ///< the 32-bit word, `std::uint32_t`
+  uniform,  ///< `float` in [0, 1): the word's top 24 bits times 2^-24 (every value a multiple of 2^-24)
+  normal    ///< `float`, standard normal: the Box-Muller transform of words (0, 1) and (2, 3) of a block,
+            ///< `sqrt(-2 log u1) * (cos, sin)(2 pi u2)` with `u1` in (0, 1]
+};
+
+/// A random input of a 1-D launch (`InMemory`: the key is read from device memory when the kernel runs).
+/// Made by `ew::random_bits`, `ew::random_uniform` and `ew::random_normal`.
+template <random_kind K, bool InMemory>
+struct random_operand {
+  philox_seed key;
+  const philox_seed* key_ptr;
+};
+
+/// The 32-bit Philox word of each element (`std::uint32_t`), for `ew::dropout` or your own op; `key` by
+/// value (kept in the kernel's parameters: a captured graph keeps it).
+inline random_operand<random_kind::bits, false> random_bits(philox_seed key) { return {key, nullptr}; }
+/// As above, the key read from device memory `*key` when the kernel runs (graph replays see new offsets).
+inline random_operand<random_kind::bits, true> random_bits(const philox_seed* key) { return {{}, key}; }
+/// A uniform `float` in [0, 1) per element (multiples of 2^-24).
+inline random_operand<random_kind::uniform, false> random_uniform(philox_seed key) { return {key, nullptr}; }
+/// As above, the key read from device memory.
+inline random_operand<random_kind::uniform, true> random_uniform(const philox_seed* key) { return {{}, key}; }
+/// A standard normal `float` per element (Box-Muller, two per pair of words).
+inline random_operand<random_kind::normal, false> random_normal(philox_seed key) { return {key, nullptr}; }
+/// As above, the key read from device memory.
+inline random_operand<random_kind::normal, true> random_normal(const philox_seed* key) { return {{}, key}; }
+
+namespace detail {
+
+/// Word `k` (0..3) of a block.
+EW_HD std::uint32_t block_word(const philox_block& b, int k) {
+  return k == 0 ? b.x : (k == 1 ? b.y : (k == 2 ? b.z : b.w));
+}
+
+/// `w`'s top 24 bits times 2^-24: a float in [0, 1), exact.
+EW_HD float uniform_of(std::uint32_t w) { return static_cast<float>(w >> 8) * 5.9604644775390625e-08f; }
+
+/// One of the Box-Muller pair of words `a`, `b`: `sqrt(-2 log u1) * cos(2 pi u2)` (`second` false) or
+/// `* sin(...)`, with `u1 = ((a >> 8) + 1) * 2^-24` in (0, 1] and `u2 = uniform_of(b)`.
+EW_HD float normal_of(std::uint32_t a, std::uint32_t b, bool second) {
+  const float u1 = static_cast<float>((a >> 8) + 1u) * 5.9604644775390625e-08f;
+  const float u2 = uniform_of(b);
+  const float r = cuda::std::sqrt(-2.0f * cuda::std::log(u1));
+  float s, c;
+  NV_IF_ELSE_TARGET(NV_IS_DEVICE, (::sincospif(2.0f * u2, &s, &c);),
+                    (const double t = 6.283185307179586476925 * static_cast<double>(u2);
+                     s = static_cast<float>(cuda::std::sin(t)); c = static_cast<float>(cuda::std::cos(t));));
+  return r * (second ? s : c);
+}
+
+/// The 1-D kernel's random operand: element `i` from block `i / 4`, word `i % 4`.
+template <random_kind K, bool InMemory>
+struct random_input {
+  using value_type = cuda::std::conditional_t<K == random_kind::bits, std::uint32_t, float>;
+  philox_seed key;
+  const philox_seed* key_ptr;
+
+  EW_HD philox_seed current_key() const {
+    if constexpr (InMemory) {
+      return *key_ptr;  // after the programmatic-launch wait, as every input (kernel.cuh)
+    } else {
+      return key;
+    }
+  }
+
+  /// Element `k` (0..3) of block `b`; a normal takes the pair `k` belongs to.
+  EW_HD static value_type from_block(const philox_block& b, int k) {
+    if constexpr (K == random_kind::bits) {
+      return block_word(b, k);
+    } else if constexpr (K == random_kind::uniform) {
+      return uniform_of(block_word(b, k));
+    } else {
+      return k < 2 ? normal_of(b.x, b.y, k == 1) : normal_of(b.z, b.w, k == 3);
+    }
+  }
+
+  EW_HD value_type element(std::size_t i) const {
+    return from_block(philox_stream_block(current_key(), i / 4), static_cast<int>(i % 4));
+  }
+
+  /// The `Vec` elements from `i`: one Philox block per four elements, at every alignment (`i % 4` picks a
+  /// variant whose word indices are compile-time constants, so that nothing goes to local memory).
+  template <int Vec>
+  EW_HD vector_word<value_type, Vec> vector(std::size_t i) const {
+    const philox_seed k = current_key();
+    switch (i % 4) {
+      case 0:
+        return vector_at<Vec, 0>(k, i / 4);
+      case 1:
+        return vector_at<Vec, 1>(k, i / 4);
+      case 2:
+        return vector_at<Vec, 2>(k, i / 4);
+      default:
+        return vector_at<Vec, 3>(k, i / 4);
+    }
+  }
+
+ private:
+  template <int Vec, int First>
+  EW_HD static vector_word<value_type, Vec> vector_at(const philox_seed& k, std::uint64_t q) {
+    constexpr int blocks = (First + Vec + 3) / 4;
+    philox_block b[blocks];
+  EW_DETAIL_UNROLL
+    for (int j = 0; j < blocks; ++j) b[j] = philox_stream_block(k, q + static_cast<std::uint64_t>(j));
+    vector_word<value_type, Vec> u;
+  EW_DETAIL_UNROLL
+    for (int j = 0; j < Vec; ++j) u.elements.v[j] = from_block(b[(First + j) / 4], (First + j) % 4);
+    return u;
+  }
+};
+
+}  // namespace detail
+
+/// Dropout with drop probability `p` (`torch.nn.functional.dropout` in training): takes `(x, bits)`, a
+/// value and its element's `ew::random_bits` word, and returns `(x * scale, keep)` for a kept element and
+/// `(x * 0, false)` for a dropped one, `scale = 1 / (1 - p)` (0 when `p == 1`): the scaled output and the
+/// mask, for `ew::out(y, mask)` (`bool` or any integer mask). `x * 0` keeps a NaN or infinite input NaN, as
+/// PyTorch's `x * mask * scale`. An element is kept when its word is below `round((1 - p) * 2^32)`, so
+/// the keep probability is `1 - p` within 2^-33. `p` is clamped to [0, 1] (NaN drops nothing).
+///
+/// In an `ew::compose` chain, dropout also takes a `cuda::std::tuple<T, std::uint32_t>` (the value and the
+/// word), which `ew::carry_last` stages pass along: `ew::compose(ew::carry_last(ew::add<float>{}),
+/// ew::dropout<float>{p})` over `ew::in(x, b, ew::random_bits(key))` is `dropout(x + b)`.
+template <class T>
+struct dropout {
+  std::uint64_t keep_below;
+  compute_t<T> scale;
+
+  /// Dropout with drop probability `p`.
+  EW_HD dropout(double p) : keep_below(0), scale(0) {
+    const double q = p > 0 ? (p < 1 ? p : 1.0) : 0.0;  // NaN fails both tests: 0
+    keep_below = static_cast<std::uint64_t>((1.0 - q) * 4294967296.0 + 0.5);
+    scale = q < 1 ? static_cast<compute_t<T>>(1.0 / (1.0 - q)) : compute_t<T>(0);
+  }
+
+  EW_HD cuda::std::tuple<T, bool> operator()(T x, std::uint32_t bits) const {
+    const bool keep = bits < keep_below;
+    return cuda::std::tuple<T, bool>(down<T>(up(x) * (keep ? scale : compute_t<T>(0))), keep);
+  }
+  EW_HD cuda::std::tuple<T, bool> operator()(cuda::std::tuple<T, std::uint32_t> xb) const {
+    return (*this)(cuda::std::get<0>(xb), cuda::std::get<1>(xb));
+  }
+};
+
+/// The stage `ew::carry_last(f)` makes: `f` applied to all arguments but the last, which it passes along
+/// (`(a..., last) -> (f(a...), last)`, and `(y, last) -> (f(y), last)` from a previous such stage), so
+/// that a random word reaches the `ew::dropout` at the end of a chain.
+template <class F>
+struct carry_last_stage {
+  F f;
+
+#pragma nv_exec_check_disable
+  template <class... A, cuda::std::enable_if_t<(sizeof...(A) >= 2), int> = 0>
+  EW_HD auto operator()(A... a) const {
+    return apply_front(cuda::std::tuple<A...>(a...), cuda::std::make_index_sequence<sizeof...(A) - 1>{});
+  }
+#pragma nv_exec_check_disable
+  template <class Y, class L>
+  EW_HD auto operator()(cuda::std::tuple<Y, L> yl) const {
+    using R = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(f(cuda::std::get<0>(yl)))>>;
+    return cuda::std::tuple<R, L>(f(cuda::std::get<0>(yl)), cuda::std::get<1>(yl));
+  }
+
+ private:
+#pragma nv_exec_check_disable
+  template <class Tup, std::size_t... I>
+  EW_HD auto apply_front(const Tup& t, cuda::std::index_sequence<I...>) const {
+    using L = cuda::std::tuple_element_t<sizeof...(I), Tup>;
+    using R = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(f(cuda::std::get<I>(t)...))>>;
+    return cuda::std::tuple<R, L>(f(cuda::std::get<I>(t)...), cuda::std::get<sizeof...(I)>(t));
+  }
+};
+
+/// `f` as a chain stage that carries its last argument along (see `carry_last_stage`).
+template <class F>
+EW_HD constexpr carry_last_stage<F> carry_last(F f) {
+  return carry_last_stage<F>{f};
+}
+
+namespace detail {
+template <random_kind K, bool InMemory>
+struct input_arg<random_operand<K, InMemory>> {
+  static constexpr bool valid = true;
+  using value_type = typename random_input<K, InMemory>::value_type;
+  static constexpr memory_kind memory = InMemory ? memory_kind::single : memory_kind::none;
+  static constexpr bool is_view = false;
+  static constexpr bool one_dimensional_only = true;
+  EW_HD static random_input<K, InMemory> to_1d(random_operand<K, InMemory> r) { return {r.key, r.key_ptr}; }
+  static pointer_info info(random_operand<K, InMemory> r) {
+    return {reinterpret_cast<std::uintptr_t>(r.key_ptr), sizeof(philox_seed), alignof(philox_seed), true};
+  }
+};
+}  // namespace detail
+
+}  // namespace ew

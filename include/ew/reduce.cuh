@@ -1,0 +1,148 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// Side reductions: an output that is not an array but one value in device memory, into which the launch
+/// reduces a part of the op's result in the same pass that writes the other outputs. The FP8 scaling step
+/// `y = fp8(x * scale)` with `amax = max |x|` for the next scale is one launch:
+///
+/// @code
+/// struct scale_and_keep {  // (x * scale, x): the first part is written as FP8, the second reduced
+///   float scale;
+///   EW_HD cuda::std::tuple<float, float> operator()(float x) const { return {x * scale, x}; }
+/// };
+/// ew::elementwise(scale_and_keep{s}, n, ew::out(y_fp8, ew::reduce_into<ew::reduction::amax>(d_amax)), x,
+///                 stream);
+/// @endcode
+///
+/// The reduction combines into the value already at the location (`*p = R(*p, v...)`), like `+=`: set it to
+/// the reduction's identity before the first launch (`ew::reset_reduction`, or `cudaMemsetAsync(p, 0, ...)`
+/// for `amax` and `sum`). Each thread reduces its elements in registers, each block its threads (warp
+/// shuffles, then shared memory), and at most one atomic per block combines into `*p`: no allocation, no
+/// extra launch, nothing graph capture forbids. For `max`, `min` and `amax` a block whose value does not
+/// pass what `*p` held when the block began sends no atomic (it would change nothing); a `sum` always
+/// sends one, so a sum over many blocks is bound by the atomics to one address (one per block of 1024
+/// float vectors' worth of elements). `max`, `min` and `amax` are exact, so the result is the same
+/// whatever the order (NaN-propagating, as `torch.amax`: a NaN anywhere gives NaN). A floating `sum` is not
+/// deterministic: the blocks' atomics land in any order, and float addition does not associate, so two runs
+/// may differ in the last bits; integer sums are exact (wrapping) and deterministic.
+
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+
+#include <cuda/std/limits>
+#include <cuda/std/type_traits>
+
+#include "detail/math.cuh"
+#include "functor.cuh"
+
+namespace ew {
+
+/// The reductions `ew::reduce_into` takes. Each is `combine(a, b)` (commutative, associative: exactly so
+/// for `max`, `min`, `amax` and integer `sum`) with an `identity<T>()`, for value types float, double,
+/// `std::int32_t`, `std::uint32_t`, `std::int64_t` and `std::uint64_t` (`amax`: floating only).
+namespace reduction {
+
+/// The largest value (IEEE maximum: NaN if any is NaN, `+0 > -0`). Identity: `-inf` (the lowest integer).
+struct max {
+  /// Moves a location one way only (so a value that does not pass what it holds changes nothing).
+  static constexpr bool monotone = true;
+  template <class T>
+  EW_HD static constexpr T identity() {
+    return cuda::std::numeric_limits<T>::has_infinity ? -cuda::std::numeric_limits<T>::infinity()
+                                                      : cuda::std::numeric_limits<T>::lowest();
+  }
+  template <class T>
+  EW_HD static T value(T v) {
+    return v;
+  }
+  template <class T>
+  EW_HD static T combine(T a, T b) {
+    return detail::maximum(a, b);
+  }
+};
+
+/// The smallest value (IEEE minimum: NaN if any is NaN, `-0 < +0`). Identity: `+inf` (the largest integer).
+struct min {
+  static constexpr bool monotone = true;
+  template <class T>
+  EW_HD static constexpr T identity() {
+    return cuda::std::numeric_limits<T>::has_infinity ? cuda::std::numeric_limits<T>::infinity()
+                                                      : cuda::std::numeric_limits<T>::max();
+  }
+  template <class T>
+  EW_HD static T value(T v) {
+    return v;
+  }
+  template <class T>
+  EW_HD static T combine(T a, T b) {
+    return detail::minimum(a, b);
+  }
+};
+
+/// The sum (integers wrap). Identity: 0. Not deterministic for floating types (see the file's note).
+struct sum {
+  static constexpr bool monotone = false;
+  template <class T>
+  EW_HD static constexpr T identity() {
+    return T(0);
+  }
+  template <class T>
+  EW_HD static T value(T v) {
+    return v;
+  }
+  template <class T>
+  EW_HD static T combine(T a, T b) {
+    return detail::wrap_add(a, b);
+  }
+};
+
+/// The largest absolute value, `max |v|` (NaN if any is NaN), for floating value types: what per-tensor
+/// FP8 scaling takes the next scale from. Identity: 0.
+struct amax {
+  static constexpr bool monotone = true;
+  template <class T>
+  EW_HD static constexpr T identity() {
+    return T(0);
+  }
+  template <class T>
+  EW_HD static T value(T v) {
+    return cuda::std::fabs(v);
+  }
+  template <class T>
+  EW_HD static T combine(T a, T b) {
+    return detail::maximum(a, b);
+  }
+};
+
+}  // namespace reduction
+
+/// A side-reduction output: the launch reduces its part of the op's result into `*ptr` with `R`. Made by
+/// `ew::reduce_into<R>(p)`.
+template <class R, class T>
+struct reduce_target {
+  T* ptr;
+};
+
+/// A side-reduction output for `ew::out(...)`: the op's result part at this position is converted to `T`
+/// and reduced with `R` (`ew::reduction::max`, `min`, `sum` or `amax`) into `*p`, combined with the value
+/// already there. `p` is one element of device memory that no operand of the launch reads or writes
+/// (checked); `T` is float, double, or a 32- or 64-bit integer. Works in 1-D and N-dimensional launches,
+/// with any operands and `ew::compose`; at least one output of the launch must be an array.
+template <class R, class T>
+constexpr reduce_target<R, T> reduce_into(T* p) {
+  static_assert(cuda::std::is_same_v<R, reduction::max> || cuda::std::is_same_v<R, reduction::min> ||
+                    cuda::std::is_same_v<R, reduction::sum> || cuda::std::is_same_v<R, reduction::amax>,
+                "ew::reduce_into<R>: R must be ew::reduction::max, min, sum or amax");
+  static_assert(cuda::std::is_same_v<T, float> || cuda::std::is_same_v<T, double> ||
+                    cuda::std::is_same_v<T, std::int32_t> || cuda::std::is_same_v<T, std::uint32_t> ||
+                    cuda::std::is_same_v<T, std::int64_t> || cuda::std::is_same_v<T, std::uint64_t>,
+                "ew::reduce_into: the location must be float, double, or a 32- or 64-bit integer (the types "
+                "with atomics)");
+  static_assert(!cuda::std::is_same_v<R, reduction::amax> || cuda::std::is_floating_point_v<T>,
+                "ew::reduce_into<ew::reduction::amax>: the location must be float or double");
+  return reduce_target<R, T>{p};
+}
+
+}  // namespace ew

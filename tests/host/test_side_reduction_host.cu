@@ -1,0 +1,191 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// Side reductions on the host (ctest host.side_reduction): the launcher's split of the outputs and the op
+// it wraps; every thread of simulated grids (several sizes, offsets, vector widths, block sizes) through the
+// kernel body, each thread's partial folded into the location as the block's atomic would, against a
+// reference reduction (max, min and amax exactly, NaN included; integer sums exactly); and the bad
+// arguments through `ew::elementwise`, each rejected with its message before anything touches a device.
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <ew/elementwise.cuh>
+
+namespace {
+
+/// `(x * 2, x)`: a value to write and one to reduce.
+struct twice_and_keep {
+  EW_HD cuda::std::tuple<float, float> operator()(float x) const { return {x * 2.0f, x}; }
+};
+/// `(x * 2, x, x, x)`: a value to write and three to reduce.
+struct twice_and_keep3 {
+  EW_HD cuda::std::tuple<float, float, float, float> operator()(float x) const { return {x * 2.0f, x, x, x}; }
+};
+/// `(x + 1, x as an integer)`.
+struct plus_one_and_int {
+  EW_HD cuda::std::tuple<float, std::int64_t> operator()(float x) const {
+    return {x + 1.0f, static_cast<std::int64_t>(x * 1000.0f)};
+  }
+};
+
+/// `(y, v) -> (y, v, v)`: one array part and two to reduce.
+struct three_parts {
+  EW_HD cuda::std::tuple<float, float, float> operator()(cuda::std::tuple<float, float> t) const {
+    return {cuda::std::get<0>(t), cuda::std::get<1>(t), cuda::std::get<1>(t)};
+  }
+};
+
+TEST_CASE("side_reduction: the split keeps the arrays and wraps the op", "[side_reduction]") {
+  float y = 0, r = 0;
+  auto outs = cuda::std::make_tuple(&y, ew::reduce_into<ew::reduction::max>(&r));
+  using split = ew::detail::side_split<twice_and_keep, float*, ew::reduce_target<ew::reduction::max, float>>;
+  STATIC_REQUIRE(split::num_side == 1);
+  const auto arrays = split::arrays(outs);
+  STATIC_REQUIRE(std::is_same_v<std::remove_const_t<decltype(arrays)>, cuda::std::tuple<float*>>);
+  CHECK(cuda::std::get<0>(arrays) == &y);
+  const auto op = split::wrap(twice_and_keep{}, outs);
+  CHECK(op(3.0f) == 6.0f);  // returns the array part only
+  CHECK(op(-5.0f) == -10.0f);
+  CHECK(cuda::std::get<0>(op.acc).acc == 3.0f);  // the max so far
+  op.host_finish();
+  CHECK(r == 3.0f);
+  // Identities.
+  CHECK(ew::reduction::max::identity<float>() == -INFINITY);
+  CHECK(ew::reduction::min::identity<double>() == INFINITY);
+  CHECK(ew::reduction::max::identity<std::int32_t>() == std::numeric_limits<std::int32_t>::min());
+  CHECK(ew::reduction::sum::identity<std::uint64_t>() == 0);
+  CHECK(ew::reduction::amax::identity<float>() == 0.0f);
+}
+
+/// Simulates the 1-D launch of `op` over `x` (n elements at element offset `off`) into (y, reductions),
+/// every thread of the launcher's plan, each thread's partial folded into the targets.
+template <int Vec, int Unroll, class Op, class... Target>
+void simulate(const Op& user_op, std::vector<float>& x, std::vector<float>& y, std::size_t off, std::size_t n,
+              int block_threads, Target... targets) {
+  auto outs = cuda::std::make_tuple(y.data() + off, targets...);
+  using split = ew::detail::side_split<Op, float*, Target...>;
+  const auto op = split::wrap(user_op, outs);
+  using op_t = std::remove_const_t<decltype(op)>;
+  const auto arrays = split::arrays(outs);
+  auto ins = cuda::std::make_tuple(ew::detail::contiguous_input<float>{x.data() + off});
+  ew::detail::pointer_info info[2] = {ew::detail::info_of(y.data() + off), ew::detail::info_of(x.data() + off)};
+  const int head = ew::detail::vector_head(info, 2, Vec);
+  ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
+  policy.block_threads = block_threads;
+  const auto plan = ew::detail::plan_paths<Vec, Unroll>(n, head, policy);
+  for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
+    for (std::size_t t = 0; t < plan.shape.block_threads; ++t) {
+      const op_t partial = ew::detail::elementwise_grid_thread<op_t, Vec, Unroll, ew::detail::scalar_unroll<Vec, Unroll>>(
+          op, plan.part, plan.shape, arrays, ins, b, t);
+      partial.host_finish();
+    }
+  }
+}
+
+TEST_CASE("side_reduction: every simulated grid reduces every element once", "[side_reduction]") {
+  std::mt19937_64 rng(0x51de);
+  std::uniform_real_distribution<float> d(-100.0f, 100.0f);
+  for (std::size_t n : {1u, 7u, 64u, 1000u, 4099u}) {
+    for (std::size_t off : {0u, 1u, 3u}) {
+      for (int bt : {32, 96, 100, 256}) {
+        std::vector<float> x(n + 8), y(n + 8, -7.0f);
+        for (auto& v : x) v = d(rng);
+        float mx = -INFINITY, mn = INFINITY, am = 0.0f;
+        std::int64_t s = 0;
+        for (std::size_t i = 0; i < n; ++i) {
+          const float v = x[off + i];
+          mx = std::max(mx, v);
+          mn = std::min(mn, v);
+          am = std::max(am, std::fabs(v));
+        }
+        for (std::size_t i = 0; i < n; ++i) s += static_cast<std::int64_t>(x[off + i] * 1000.0f);
+        INFO("n " << n << " offset " << off << " block " << bt);
+        float r_max = ew::reduction::max::identity<float>(), r_min = ew::reduction::min::identity<float>();
+        float r_amax = 0.0f;
+        simulate<4, 2>(twice_and_keep3{}, x, y, off, n, bt, ew::reduce_into<ew::reduction::max>(&r_max),
+                       ew::reduce_into<ew::reduction::min>(&r_min), ew::reduce_into<ew::reduction::amax>(&r_amax));
+        CHECK(r_max == mx);
+        CHECK(r_min == mn);
+        CHECK(r_amax == am);
+        bool written = true;
+        for (std::size_t i = 0; i < n; ++i) written = written && y[off + i] == x[off + i] * 2.0f;
+        CHECK(written);
+        CHECK(y[off + n] == -7.0f);  // nothing past the end
+        std::int64_t r_sum = 0;
+        simulate<4, 4>(plus_one_and_int{}, x, y, off, n, bt, ew::reduce_into<ew::reduction::sum>(&r_sum));
+        CHECK(r_sum == s);
+      }
+    }
+  }
+}
+
+TEST_CASE("side_reduction: NaN propagates through max, min and amax", "[side_reduction]") {
+  std::vector<float> x(300, 1.0f), y(300);
+  x[123] = NAN;
+  float r_max = -INFINITY, r_min = INFINITY, r_amax = 0.0f;
+  simulate<4, 2>(twice_and_keep3{}, x, y, 0, 300, 64, ew::reduce_into<ew::reduction::max>(&r_max),
+                 ew::reduce_into<ew::reduction::min>(&r_min), ew::reduce_into<ew::reduction::amax>(&r_amax));
+  CHECK(std::isnan(r_max));
+  CHECK(std::isnan(r_min));
+  CHECK(std::isnan(r_amax));
+  // Signed zeros: max(-0, +0) is +0, min is -0.
+  std::vector<float> z = {-0.0f, 0.0f, -0.0f};
+  std::vector<float> zy(3);
+  float zmax = -INFINITY, zmin = INFINITY;
+  simulate<1, 1>(ew::compose(twice_and_keep{}, three_parts{}), z, zy, 0, 3, 32,
+                 ew::reduce_into<ew::reduction::max>(&zmax), ew::reduce_into<ew::reduction::min>(&zmin));
+  CHECK((zmax == 0.0f && !std::signbit(zmax)));
+  CHECK((zmin == 0.0f && std::signbit(zmin)));
+}
+
+TEST_CASE("side_reduction: bad locations are rejected before anything runs", "[side_reduction]") {
+  std::vector<float> buf(64);
+  float* x = buf.data();
+  float* y = buf.data() + 16;
+  float scale = 2.0f;
+  float r = 0;
+  auto rejected = [](cudaError_t err, const char* what) {
+    CHECK(err == cudaErrorInvalidValue);
+    CHECK(std::string(ew::last_error_message()).find(what) != std::string::npos);
+  };
+  rejected(ew::elementwise(twice_and_keep{}, 8, ew::out(y, ew::reduce_into<ew::reduction::max>(
+                                                               static_cast<float*>(nullptr))), x),
+           "null pointer");
+  rejected(ew::elementwise(twice_and_keep{}, 8, ew::out(y, ew::reduce_into<ew::reduction::max>(x + 3)), x),
+           "overlaps an input or output");
+  rejected(ew::elementwise(twice_and_keep{}, 8, ew::out(y, ew::reduce_into<ew::reduction::max>(y + 7)), x),
+           "overlaps an input or output");
+  rejected(ew::elementwise(ew::compose(ew::mul<float>{}, twice_and_keep{}), 8,
+                           ew::out(y, ew::reduce_into<ew::reduction::max>(&scale)), ew::in(x, ew::scalar(&scale))),
+           "overlaps an input or output");
+  rejected(ew::elementwise(ew::compose(twice_and_keep{}, three_parts{}), 8,
+                           ew::out(y, ew::reduce_into<ew::reduction::max>(&r), ew::reduce_into<ew::reduction::min>(&r)),
+                           x),
+           "two reduction locations overlap");
+  unsigned char raw[16] = {};
+  float* misaligned = reinterpret_cast<float*>(raw + 1);
+  rejected(ew::elementwise(twice_and_keep{}, 8, ew::out(y, ew::reduce_into<ew::reduction::max>(misaligned)), x),
+           "not aligned");
+  // N-dimensional: a location inside a strided input view's span.
+  rejected(ew::elementwise(twice_and_keep{}, ew::extents{2, 4}, ew::out(y, ew::reduce_into<ew::reduction::max>(x + 9)),
+                           ew::strided(static_cast<const float*>(x), ew::extents{2, 4}, ew::strides{8, 1})),
+           "overlaps an input or output");
+  // Past the span of the view (element 12 > 8 + 3): accepted by this check (the launch then needs a device).
+  const cudaError_t beside = ew::elementwise(twice_and_keep{}, ew::extents{2, 4},
+                                             ew::out(y, ew::reduce_into<ew::reduction::max>(x + 12)),
+                                             ew::strided(static_cast<const float*>(x), ew::extents{2, 4}, ew::strides{8, 1}));
+  CHECK(std::string(ew::last_error_message()).find("ew::reduce_into") == std::string::npos);
+  (void)beside;
+  // An empty launch checks nothing and changes nothing.
+  CHECK(ew::elementwise(twice_and_keep{}, 0, ew::out(y, ew::reduce_into<ew::reduction::max>(
+                                                          static_cast<float*>(nullptr))), x) == cudaSuccess);
+}
+
+}  // namespace
