@@ -5,11 +5,11 @@
 #   scripts/gpu_check.sh [BUILD_DIR] [STAGE ...]
 #
 # BUILD_DIR defaults to build-gpu (made with scripts/build_gpu.sh, or any build with the tests and
-# benchmarks on). STAGES: tests sanitizers bench operands compare tune torch plot (default: all but compare,
+# benchmarks on). STAGES: tests sanitizers bench operands fp8_random compare tune torch plot (default: all but compare,
 # in that order; compare needs EW_COMPARE_BASE, see below).
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
 # logs.tar.gz (every log), bench.json, bench_cccl_pypi.json, hot.json, hot_cccl_pypi.json, operands*.json and
-# operands*.md, torch_triton.json,
+# operands*.md, fp8_random*.json and fp8_random*.md, torch_triton.json,
 # tune.txt, bench.png, bench_hot.png, ratios.md.
 # The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step;
 # EW_SANITIZER_TOOLS picks some of the four tools (e.g. to run two tools per GPU on a two-GPU machine);
@@ -18,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
 shift || true
-stages=${*:-tests sanitizers bench operands tune torch plot}
+stages=${*:-tests sanitizers bench operands fp8_random tune torch plot}
 out=${OUT:-$PWD/gpu-out}
 logs=$(mktemp -d)
 mkdir -p "$out"
@@ -101,6 +101,37 @@ if has sanitizers; then
   done
   for pid in "${pids[@]}"; do wait "$pid" || status=1; done
   unset EW_PROPERTY_CASES
+fi
+
+# fp8_random: the FP8 quantize-with-amax and dropout cells (issue 13), in order, reversed, and two rows alone;
+# bench/scripts/fp8_random.py tables them against the bars: fp8_random*.md / .json.
+fp8_filter='^(quant_amax|dropout)/'
+fp8_alone=${EW_FP8_ALONE:-"quant_amax/f32/ew_fused/cold/aligned/268435456 dropout/bf16/ew_dropout/cold/aligned/268435456"}
+if has fp8_random; then
+  for b in ew_bench ew_bench_cccl_pypi; do
+    [ -x "$build/bench/$b" ] || continue
+    json="$out/fp8_random${b#ew_bench}.json"
+    step "fp8_random.$b" "$build/bench/$b" --ew_modes=cold --benchmark_filter="$fp8_filter" \
+      --benchmark_out="$json" --benchmark_out_format=json || status=1
+    more=()
+    if [ "$b" = ew_bench ]; then
+      step "fp8_random.$b.reverse" "$build/bench/$b" --ew_modes=cold --ew_reverse --benchmark_filter="$fp8_filter" \
+        --benchmark_out="$logs/$b.fp8.reverse.json" --benchmark_out_format=json || status=1
+      more+=("$logs/$b.fp8.reverse.json")
+      for row in $fp8_alone; do
+        step "fp8_random.$b.alone.${row//\//_}" "$build/bench/$b" --ew_modes=cold --benchmark_filter="^$row/" \
+          --benchmark_out="$logs/$b.fp8.alone.${row//\//_}.json" --benchmark_out_format=json || status=1
+        more+=("$logs/$b.fp8.alone.${row//\//_}.json")
+      done
+    fi
+    if python3 bench/scripts/fp8_random.py "$json" "${more[@]}" --markdown "$out/fp8_random${b#ew_bench}.md" \
+      >"$logs/$b.fp8_random.txt" 2>&1; then
+      grep -E 'ew rows;|worst spread' "$logs/$b.fp8_random.txt" | tee -a "$summary"
+    else
+      say "fp8_random.py failed on $json: $(tail -n 1 "$logs/$b.fp8_random.txt")"
+      status=1
+    fi
+  done
 fi
 
 # bench: the full sweep of ew_bench (toolkit CCCL) and of ew_bench_cccl_pypi (the pinned PyPI CCCL) when

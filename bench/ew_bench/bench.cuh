@@ -208,6 +208,16 @@ std::string register_fusion();
 /// The operand rows of issue 12 (operands.cu): broadcasts, pitched and transposed views, the index,
 /// constants and scalars, beside CUB with a counting iterator and ew's own 1-D ops.
 void register_operands();
+/// Throws a bench_failure naming ew's message when an ew launch returned an error; checks the launch.
+void ew_ok(cudaError_t err);
+/// Registers one cold-L2 row of cell `op/type/*/cold/aligned/n` (operands.cu): the operand and FP8/random
+/// cells' rows.
+void register_cold_row(const std::string& op, const std::string& type, const std::string& impl, int slot,
+                       std::size_t n, double bytes, std::function<void()> prepare,
+                       std::function<void(cudaStream_t)> poison_out, launch_fn launch,
+                       std::function<check_result(cudaStream_t)> check);
+/// The FP8 quantize-with-amax and dropout rows of issue 13 (fp8_random.cu).
+void register_fp8_random();
 void register_host_cost();
 
 }  // namespace ewb

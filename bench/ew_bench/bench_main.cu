@@ -95,6 +95,7 @@ std::string register_all() {
   register_sweep_bf16();
   std::string fusion = register_fusion();
   register_operands();
+  register_fp8_random();
   commit_rows(env().opt.reverse);
   register_host_cost();
   return fusion;

@@ -60,14 +60,6 @@ void cub_transform(const F& f, std::size_t n, Out* out, cudaStream_t s, In... in
   EWB_CHECK_LAUNCH();
 }
 
-void ew_ok(cudaError_t err) {
-  if (err != cudaSuccess) {
-    throw bench_failure(std::string("ew::elementwise: ") + cudaGetErrorString(err) + " (" +
-                        ew::last_error_message() + ")");
-  }
-  EWB_CHECK_LAUNCH();
-}
-
 template <class T>
 struct row_bias {
   const T* b;
@@ -99,23 +91,12 @@ struct mul_by {
   __host__ __device__ float operator()(float x) const { return ew::mul<float>{}(x, s); }
 };
 
-/// One row of an operand cell.
 void operand_row(const std::string& op, const std::string& type, const std::string& impl, int slot,
                  std::size_t n, double bytes, std::function<void()> prepare,
                  std::function<void(cudaStream_t)> poison_out, launch_fn launch,
                  std::function<check_result(cudaStream_t)> check) {
-  row r;
-  r.name = row_name(op, type, impl, mode::cold, 0, n);
-  r.cell = row_name(op, type, "*", mode::cold, 0, n);
-  r.slot = slot;
-  r.m = mode::cold;
-  r.n = n;
-  r.bytes = bytes;
-  r.prepare = std::move(prepare);
-  r.poison = std::move(poison_out);
-  r.launch = std::move(launch);
-  r.check = std::move(check);
-  register_row(std::move(r));
+  register_cold_row(op, type, impl, slot, n, bytes, std::move(prepare), std::move(poison_out), std::move(launch),
+                    std::move(check));
 }
 
 /// Output slot `slot` as T, poisoned over `n` elements.
@@ -446,6 +427,32 @@ void value_cells() {
 }
 
 }  // namespace
+
+void ew_ok(cudaError_t err) {
+  if (err != cudaSuccess) {
+    throw bench_failure(std::string("ew::elementwise: ") + cudaGetErrorString(err) + " (" +
+                        ew::last_error_message() + ")");
+  }
+  EWB_CHECK_LAUNCH();
+}
+
+void register_cold_row(const std::string& op, const std::string& type, const std::string& impl, int slot,
+                       std::size_t n, double bytes, std::function<void()> prepare,
+                       std::function<void(cudaStream_t)> poison_out, launch_fn launch,
+                       std::function<check_result(cudaStream_t)> check) {
+  row r;
+  r.name = row_name(op, type, impl, mode::cold, 0, n);
+  r.cell = row_name(op, type, "*", mode::cold, 0, n);
+  r.slot = slot;
+  r.m = mode::cold;
+  r.n = n;
+  r.bytes = bytes;
+  r.prepare = std::move(prepare);
+  r.poison = std::move(poison_out);
+  r.launch = std::move(launch);
+  r.check = std::move(check);
+  register_row(std::move(r));
+}
 
 void register_operands() {
   if (!env().opt.cold) return;
