@@ -100,15 +100,32 @@ struct elementwise_thread {
      ...);
   }
 
+  /// Input `K`'s vector `u` from element `e`, when `K` reads an array (`Arrays`) or when it does not.
+  template <bool Arrays, std::size_t K, class Loaded>
+  EW_HD void load_operand(Loaded& loaded, int u, std::size_t e) {
+    if constexpr (is_array_operand_v<cuda::std::tuple_element_t<K, Ins>> == Arrays) {
+      cuda::std::get<K>(loaded)[u] = cuda::std::get<K>(ins).template vector<Vec>(e);
+    }
+  }
+
 #pragma nv_exec_check_disable
   template <std::size_t... I, std::size_t... O>
   EW_HD void vectors_impl(std::size_t first, std::size_t stride, cuda::std::index_sequence<I...>,
                           cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, Unroll>...> loaded;
+    // The arrays' loads first, for every vector, then the operands computed in registers (a random
+    // operand's Philox rounds): computed between the loads, they held back the second vector's load, and
+    // bf16 dropout ran at 0.84 of relu on the H200 (docs/PERFORMANCE.md, change 9). With only arrays the
+    // second loop is empty and the order is what it always was.
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
-      ((cuda::std::get<I>(loaded)[u] = cuda::std::get<I>(ins).template vector<Vec>(e)), ...);
+      (load_operand<true, I>(loaded, u, e), ...);
+    }
+    EW_DETAIL_UNROLL
+    for (int u = 0; u < Unroll; ++u) {
+      const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
+      (load_operand<false, I>(loaded, u, e), ...);
     }
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
