@@ -103,35 +103,43 @@ if has sanitizers; then
   unset EW_PROPERTY_CASES
 fi
 
-# fp8_random: the FP8 quantize-with-amax and dropout cells (issue 13), in order, reversed, and two rows alone;
-# bench/scripts/fp8_random.py tables them against the bars: fp8_random*.md / .json.
-fp8_filter='^(quant_amax|dropout)/'
-fp8_alone=${EW_FP8_ALONE:-"quant_amax/f32/ew_fused/cold/aligned/268435456 dropout/bf16/ew_dropout/cold/aligned/268435456"}
-if has fp8_random; then
+# cell_stage NAME FILTER ALONE SCRIPT: the cells FILTER selects, in both binaries, in a process of their own;
+# for ew_bench also reversed and the rows ALONE each alone, so that the table shows how much each row depends
+# on its company. bench/scripts/SCRIPT tables them against the issue's bars: NAME.md, NAME_cccl_pypi.md
+# (and NAME*.json).
+cell_stage() {
+  local name=$1 filter=$2 alone=$3 script=$4 b json row
   for b in ew_bench ew_bench_cccl_pypi; do
     [ -x "$build/bench/$b" ] || continue
-    json="$out/fp8_random${b#ew_bench}.json"
-    step "fp8_random.$b" "$build/bench/$b" --ew_modes=cold --benchmark_filter="$fp8_filter" \
+    json="$out/$name${b#ew_bench}.json"
+    step "$name.$b" "$build/bench/$b" --ew_modes=cold --benchmark_filter="$filter" \
       --benchmark_out="$json" --benchmark_out_format=json || status=1
-    more=()
+    local more=()
     if [ "$b" = ew_bench ]; then
-      step "fp8_random.$b.reverse" "$build/bench/$b" --ew_modes=cold --ew_reverse --benchmark_filter="$fp8_filter" \
-        --benchmark_out="$logs/$b.fp8.reverse.json" --benchmark_out_format=json || status=1
-      more+=("$logs/$b.fp8.reverse.json")
-      for row in $fp8_alone; do
-        step "fp8_random.$b.alone.${row//\//_}" "$build/bench/$b" --ew_modes=cold --benchmark_filter="^$row/" \
-          --benchmark_out="$logs/$b.fp8.alone.${row//\//_}.json" --benchmark_out_format=json || status=1
-        more+=("$logs/$b.fp8.alone.${row//\//_}.json")
+      step "$name.$b.reverse" "$build/bench/$b" --ew_modes=cold --ew_reverse --benchmark_filter="$filter" \
+        --benchmark_out="$logs/$b.$name.reverse.json" --benchmark_out_format=json || status=1
+      more+=("$logs/$b.$name.reverse.json")
+      for row in $alone; do
+        step "$name.$b.alone.${row//\//_}" "$build/bench/$b" --ew_modes=cold --benchmark_filter="^$row/" \
+          --benchmark_out="$logs/$b.$name.alone.${row//\//_}.json" --benchmark_out_format=json || status=1
+        more+=("$logs/$b.$name.alone.${row//\//_}.json")
       done
     fi
-    if python3 bench/scripts/fp8_random.py "$json" "${more[@]}" --markdown "$out/fp8_random${b#ew_bench}.md" \
-      >"$logs/$b.fp8_random.txt" 2>&1; then
-      grep -E 'ew rows;|worst spread' "$logs/$b.fp8_random.txt" | tee -a "$summary"
+    if python3 "bench/scripts/$script" "$json" "${more[@]}" --markdown "$out/$name${b#ew_bench}.md" \
+      >"$logs/$b.$name.txt" 2>&1; then
+      grep -E 'ew rows;|worst spread' "$logs/$b.$name.txt" | tee -a "$summary"
     else
-      say "fp8_random.py failed on $json: $(tail -n 1 "$logs/$b.fp8_random.txt")"
+      say "$script failed on $json: $(tail -n 1 "$logs/$b.$name.txt")"
       status=1
     fi
   done
+}
+
+# fp8_random: the FP8 quantize-with-amax and dropout cells (issue 13).
+fp8_filter='^(quant_amax|dropout)/'
+fp8_alone=${EW_FP8_ALONE:-"quant_amax/f32/ew_fused/cold/aligned/268435456 dropout/bf16/ew_dropout/cold/aligned/268435456"}
+if has fp8_random; then
+  cell_stage fp8_random "$fp8_filter" "$fp8_alone" fp8_random.py
 fi
 
 # bench: the full sweep of ew_bench (toolkit CCCL) and of ew_bench_cccl_pypi (the pinned PyPI CCCL) when
@@ -176,36 +184,11 @@ if has bench; then
   done
 fi
 # operands: the operand cells (issue 12: broadcasts, pitched and transposed views, the index, constants and
-# scalars) of both binaries in a process of their own; for ew_bench also reversed and two rows alone, so that
-# the table shows how much each row depends on its company. bench/scripts/operands.py tables them against
-# the issue's bars: operands.md, operands_cccl_pypi.md.
+# scalars), through cell_stage: operands.md, operands_cccl_pypi.md.
 operands_filter='^(bcast_row[.][0-9]+|bcast_col[.][0-9]+|channel_sb|pitched[.][0-9]+|transpose|index_seq|index_mask|mul_value)/'
 operands_alone=${EW_OPERANDS_ALONE:-"bcast_row.4096/bf16/ew/cold/aligned/268435456 index_mask/f32/ew/cold/aligned/268435456"}
 if has operands; then
-  for b in ew_bench ew_bench_cccl_pypi; do
-    [ -x "$build/bench/$b" ] || continue
-    json="$out/operands${b#ew_bench}.json"
-    step "operands.$b" "$build/bench/$b" --ew_modes=cold --benchmark_filter="$operands_filter" \
-      --benchmark_out="$json" --benchmark_out_format=json || status=1
-    more=()
-    if [ "$b" = ew_bench ]; then
-      step "operands.$b.reverse" "$build/bench/$b" --ew_modes=cold --ew_reverse --benchmark_filter="$operands_filter" \
-        --benchmark_out="$logs/$b.operands.reverse.json" --benchmark_out_format=json || status=1
-      more+=("$logs/$b.operands.reverse.json")
-      for row in $operands_alone; do
-        step "operands.$b.alone.${row//\//_}" "$build/bench/$b" --ew_modes=cold --benchmark_filter="^$row/" \
-          --benchmark_out="$logs/$b.operands.alone.${row//\//_}.json" --benchmark_out_format=json || status=1
-        more+=("$logs/$b.operands.alone.${row//\//_}.json")
-      done
-    fi
-    if python3 bench/scripts/operands.py "$json" "${more[@]}" --markdown "$out/operands${b#ew_bench}.md" \
-      >"$logs/$b.operands.txt" 2>&1; then
-      grep -E 'ew rows;|worst spread' "$logs/$b.operands.txt" | tee -a "$summary"
-    else
-      say "operands.py failed on $json: $(tail -n 1 "$logs/$b.operands.txt")"
-      status=1
-    fi
-  done
+  cell_stage operands "$operands_filter" "$operands_alone" operands.py
 fi
 # compare: this build's ew_bench against another build's ($EW_COMPARE_BASE, e.g. one built from an earlier
 # commit), interleaved base, new, base, new over $EW_COMPARE_FILTER (default: ew's rows of every op and type

@@ -13,17 +13,14 @@ than torch.nn.functional.dropout (2929 f32, 2445 bf16).
 import argparse
 import json
 
+from operands import rows_of
+
 TORCH = {("quant_amax", "f32"): 750.0, ("quant_amax", "bf16"): 513.0,
          ("dropout", "f32"): 2929.0, ("dropout", "bf16"): 2445.0}
 CELLS = [("quant_amax", "ew_fused", "ew_cast", 0.97, 4.0),
          ("quant_amax", "ew_fused_reset", "ew_cast", None, 4.0),
          ("quant_amax", "two_pass_cub", "ew_cast", None, None),
          ("dropout", "ew_dropout", "ew_relu_ref", 0.97, 1.0)]
-
-
-def rows_of(doc):
-    return {b["run_name"].split("/iterations")[0]: b for b in doc["benchmarks"]
-            if b.get("run_type", "iteration") == "iteration" and "error_occurred" not in b}
 
 
 def main():
