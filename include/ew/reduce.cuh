@@ -21,8 +21,8 @@
 /// shuffles, then shared memory), and at most one atomic per block combines into `*p`: no allocation, no
 /// extra launch, nothing graph capture forbids. For `max`, `min` and `amax` a block whose value does not
 /// pass what `*p` held when the block began sends no atomic (it would change nothing); a `sum` always
-/// sends one, so a sum over many blocks is bound by the atomics to one address (one per block of 1024
-/// float vectors' worth of elements). `max`, `min` and `amax` are exact, so the result is the same
+/// sends one, so a sum over many blocks is bound by the atomics to one address (one per block: at 2^28 f32,
+/// 262,144 blocks of 1024 elements). `max`, `min` and `amax` are exact, so the result is the same
 /// whatever the order (NaN-propagating, as `torch.amax`: a NaN anywhere gives NaN). A floating `sum` is not
 /// deterministic: the blocks' atomics land in any order, and float addition does not associate, so two runs
 /// may differ in the last bits; integer sums are exact (wrapping) and deterministic.

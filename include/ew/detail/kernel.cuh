@@ -114,9 +114,10 @@ struct elementwise_thread {
                           cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, Unroll>...> loaded;
     // The arrays' loads first, for every vector, then the operands computed in registers (a random
-    // operand's Philox rounds): computed between the loads, they held back the second vector's load, and
-    // bf16 dropout ran at 0.84 of relu on the H200 (docs/PERFORMANCE.md, change 9). With only arrays the
-    // second loop is empty and the order is what it always was.
+    // operand's Philox rounds). Measured on the H200 this order made bf16 dropout slower, 0.752 of relu
+    // against 0.837 with the loads and the rounds interleaved (docs/PERFORMANCE.md, change 9b): it is to
+    // be taken back, and stays only because it is the order the GPU tests and sanitizers ran. With only
+    // arrays the second loop is empty and the order is what it always was.
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
