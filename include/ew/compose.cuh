@@ -23,6 +23,7 @@
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
+#include "detail/op_traits.cuh"
 #include "functor.cuh"
 
 namespace ew {
@@ -120,7 +121,7 @@ struct composed {
 /// callable as const on the device: any ew functor, or your own struct with an `EW_HD` (`__host__
 /// __device__`) call operator. ew never needs lambdas; with `--extended-lambda`, a `__host__ __device__`
 /// lambda works as a stage, and a `__device__`-only one once wrapped in `cuda::proclaim_return_type<R>(...)`
-/// (host code cannot see its result type otherwise, and compose reports it as a stage that cannot be called).
+/// (host code cannot see its result type otherwise; a bare one is a compile error that says this).
 /// A stage that cannot take the previous stage's result fails to compile with the message "ew::compose: stage
 /// N cannot take the result of stage N-1".
 ///
@@ -130,6 +131,7 @@ struct composed {
 template <class... Stages>
 EW_HD constexpr composed<Stages...> compose(Stages... stages) {
   static_assert(sizeof...(Stages) >= 1, "ew::compose: needs at least one stage");
+  static_assert(!(detail::is_device_lambda_v<Stages> || ...), EW_DETAIL_DEVICE_LAMBDA_MESSAGE);
   static_assert(
       (!cuda::std::is_pointer_v<Stages> && ...),
       "ew::compose: stages must be function objects, not function pointers (a host function's address "

@@ -2,8 +2,8 @@
 //
 // Concurrency on the GPU (ctest gpu.concurrency): host threads launching at once, each on its own stream
 // (a created one or its per-thread default stream), directly and through graphs they capture at the same
-// time; the first launch of a kernel raced from every thread (its occupancy query and lazy module load
-// happen concurrently, in direct mode and under capture); and threads sharing one stream. Worker threads
+// time; the first launch of a kernel raced from every thread (its programmatic-wait query and lazy module
+// load happen concurrently, in direct mode and under capture); and threads sharing one stream. Worker threads
 // make no Catch2 assertion (Catch2 is not thread-safe): each records its first failure, and the main
 // thread asserts after joining.
 
@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 
@@ -226,9 +226,10 @@ TEST_CASE("threads launching at once on their own streams, directly and through 
 
 TEST_CASE("the first launch of a kernel, raced from every thread, directly and under capture",
           "[concurrency][graph][guard]") {
-  // Nothing launched these functors before: every thread hits the cold occupancy cache (and CUDA's lazy
-  // module load) at the same moment. Vector path (common offsets), scalar path (different offsets: another
-  // kernel, also cold), and a third functor whose first launches are all inside concurrent captures.
+  // Nothing launched these functors before: every thread hits the cold programmatic-wait cache (and CUDA's
+  // lazy module load) at the same moment. Vector path (common offsets), scalar path (different offsets, with
+  // a functor of its own, so its kernel is cold too), and a third functor whose first launches are all inside
+  // concurrent captures.
   const std::uint64_t seed = base_seed();
   std::vector<worker> workers(threads);
   for (int t = 0; t < threads; ++t) workers[t].init(false);

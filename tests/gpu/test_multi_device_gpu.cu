@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 
@@ -107,7 +107,7 @@ TEST_CASE("the current device changes between calls", "[.multi_device][graph][gu
   const std::uint64_t seed = base_seed();
   on_device d0(0, 1000003, seed, 1), d1(1, 1000003, seed + 10, 3);
   on_device* devs[2] = {&d0, &d1};
-  // A kernel's first launch on device 1, then on device 0: the occupancy cache is per device.
+  // A kernel's first launch on device 1, then on device 0: the programmatic-wait cache is per device.
   for (int k : {1, 0}) {
     on_device& d = *devs[k];
     EW_REQUIRE_CUDA(cudaSetDevice(d.device));

@@ -1,17 +1,17 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// The per-device config cache without a GPU: keyed by device, queried once per device and kept, errors
-// never cached, devices past `cached_devices` queried on every call, and raced from many host threads
-// (every answer is the right one for its device and block size; a slot is never torn or stale). The
-// launcher's two caches (device facts, kernel occupancy) both go through `cached_or_query`, which these
-// tests drive with a fake query.
+// The per-device cache without a GPU: keyed by device, queried once per device and kept, errors never
+// cached, devices past `cached_devices` queried on every call, and raced from many host threads (every
+// answer is the right one for its device; a slot is never torn). The launcher's two caches (device facts,
+// and each kernel's programmatic-launch wait) both go through `cached_or_query`, which these tests drive
+// with a fake query.
 
 #include <atomic>
 #include <cstdint>
 #include <thread>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 
@@ -21,24 +21,19 @@ using ew::detail::cached_devices;
 using ew::detail::cached_or_query;
 using ew::detail::per_device_cache;
 
-/// A word no two (device, block size) pairs share, with both halves non-zero, so a torn or misrouted slot
-/// would show.
-std::uint64_t word_for(int device, int block_threads) {
-  return (static_cast<std::uint64_t>(block_threads) << 32) | static_cast<std::uint32_t>(1000 + device);
+/// A word no two devices share, with both halves non-zero, so a torn or misrouted slot would show.
+std::uint64_t word_for(int device) {
+  return (static_cast<std::uint64_t>(0x5a5a0000u + device) << 32) | static_cast<std::uint32_t>(1000 + device);
 }
 
-/// `cached_or_query` as the occupancy cache calls it: the word is accepted when its block size matches;
-/// the fake query counts its calls.
-cudaError_t lookup(per_device_cache& cache, int device, int block_threads, std::uint64_t& word,
-                   std::atomic<int>& queries, cudaError_t result = cudaSuccess) {
-  return cached_or_query(
-      cache, device, word,
-      [block_threads](std::uint64_t w) { return static_cast<int>(w >> 32) == block_threads; },
-      [&](std::uint64_t& w) {
-        queries.fetch_add(1, std::memory_order_relaxed);
-        if (result == cudaSuccess) w = word_for(device, block_threads);
-        return result;
-      });
+/// `cached_or_query` with a fake query that counts its calls.
+cudaError_t lookup(per_device_cache& cache, int device, std::uint64_t& word, std::atomic<int>& queries,
+                   cudaError_t result = cudaSuccess) {
+  return cached_or_query(cache, device, word, [&](std::uint64_t& w) {
+    queries.fetch_add(1, std::memory_order_relaxed);
+    if (result == cudaSuccess) w = word_for(device);
+    return result;
+  });
 }
 
 }  // namespace
@@ -66,46 +61,34 @@ TEST_CASE("a device is queried once, then served from its own slot", "[device_ca
   per_device_cache cache;
   std::atomic<int> queries{0};
   std::uint64_t w = 0;
-  REQUIRE(lookup(cache, 0, 256, w, queries) == cudaSuccess);
-  REQUIRE(w == word_for(0, 256));
+  REQUIRE(lookup(cache, 0, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(0));
   REQUIRE(queries == 1);
-  REQUIRE(lookup(cache, 0, 256, w, queries) == cudaSuccess);
-  REQUIRE(w == word_for(0, 256));
+  REQUIRE(lookup(cache, 0, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(0));
   REQUIRE(queries == 1);
   // Another device misses and gets its own answer; device 0's answer is untouched.
-  REQUIRE(lookup(cache, 1, 256, w, queries) == cudaSuccess);
-  REQUIRE(w == word_for(1, 256));
+  REQUIRE(lookup(cache, 1, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(1));
   REQUIRE(queries == 2);
-  REQUIRE(lookup(cache, 0, 256, w, queries) == cudaSuccess);
-  REQUIRE(w == word_for(0, 256));
+  REQUIRE(lookup(cache, 0, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(0));
   REQUIRE(queries == 2);
   // The last device with a slot is cached like the first.
-  REQUIRE(lookup(cache, cached_devices - 1, 256, w, queries) == cudaSuccess);
-  REQUIRE(lookup(cache, cached_devices - 1, 256, w, queries) == cudaSuccess);
-  REQUIRE(w == word_for(cached_devices - 1, 256));
+  REQUIRE(lookup(cache, cached_devices - 1, w, queries) == cudaSuccess);
+  REQUIRE(lookup(cache, cached_devices - 1, w, queries) == cudaSuccess);
+  REQUIRE(w == word_for(cached_devices - 1));
   REQUIRE(queries == 3);
-}
-
-TEST_CASE("a different block size is not served a stale count", "[device_cache]") {
-  per_device_cache cache;
-  std::atomic<int> queries{0};
-  std::uint64_t w = 0;
-  REQUIRE(lookup(cache, 0, 256, w, queries) == cudaSuccess);
-  REQUIRE(lookup(cache, 0, 128, w, queries) == cudaSuccess);
-  REQUIRE(w == word_for(0, 128));
-  REQUIRE(queries == 2);
-  REQUIRE(lookup(cache, 0, 128, w, queries) == cudaSuccess);
-  REQUIRE(queries == 2);
 }
 
 TEST_CASE("an error is returned and never cached", "[device_cache]") {
   per_device_cache cache;
   std::atomic<int> queries{0};
   std::uint64_t w = 0;
-  REQUIRE(lookup(cache, 5, 256, w, queries, cudaErrorInvalidDevice) == cudaErrorInvalidDevice);
+  REQUIRE(lookup(cache, 5, w, queries, cudaErrorInvalidDevice) == cudaErrorInvalidDevice);
   REQUIRE(cache.get(5) == 0);
-  REQUIRE(lookup(cache, 5, 256, w, queries) == cudaSuccess);  // queried again, and now kept
-  REQUIRE(w == word_for(5, 256));
+  REQUIRE(lookup(cache, 5, w, queries) == cudaSuccess);  // queried again, and now kept
+  REQUIRE(w == word_for(5));
   REQUIRE(queries == 2);
 }
 
@@ -115,8 +98,8 @@ TEST_CASE("devices past cached_devices are queried on every call and still answe
   std::atomic<int> queries{0};
   std::uint64_t w = 0;
   for (int i = 1; i <= 3; ++i) {
-    REQUIRE(lookup(cache, cached_devices, 256, w, queries) == cudaSuccess);
-    REQUIRE(w == word_for(cached_devices, 256));
+    REQUIRE(lookup(cache, cached_devices, w, queries) == cudaSuccess);
+    REQUIRE(w == word_for(cached_devices));
     REQUIRE(queries == i);
   }
 }
@@ -150,7 +133,7 @@ TEST_CASE(
       for (int i = 0; i < rounds; ++i) {
         const int device = (i * 7 + t) % cached_devices;
         std::uint64_t w = 0;
-        if (lookup(cache, device, 256, w, queries) != cudaSuccess || w != word_for(device, 256)) {
+        if (lookup(cache, device, w, queries) != cudaSuccess || w != word_for(device)) {
           wrong.fetch_add(1, std::memory_order_relaxed);
         }
       }
@@ -161,37 +144,7 @@ TEST_CASE(
   REQUIRE(wrong == 0);
   // A thread that stored a slot reads its own store (or an equal one) from then on.
   REQUIRE(queries <= threads * cached_devices);
-  for (int d = 0; d < cached_devices; ++d) REQUIRE(cache.get(d) == word_for(d, 256));
-}
-
-TEST_CASE("the cache raced with conflicting block sizes on the same slots: never a stale answer",
-          "[device_cache]") {
-  // The occupancy cache keeps one block size per device; threads asking for different sizes overwrite
-  // each other's slot. Each must still get the count for the size it asked for.
-  per_device_cache cache;
-  std::atomic<int> queries{0};
-  std::atomic<int> wrong{0};
-  std::atomic<bool> go{false};
-  constexpr int threads = 8;
-  constexpr int rounds = 20000;
-  std::vector<std::thread> pool;
-  for (int t = 0; t < threads; ++t) {
-    pool.emplace_back([&, t] {
-      while (!go.load(std::memory_order_acquire)) std::this_thread::yield();
-      const int block_threads = 128 << (t % 3);  // 128, 256, 512
-      for (int i = 0; i < rounds; ++i) {
-        const int device = i % 4;
-        std::uint64_t w = 0;
-        if (lookup(cache, device, block_threads, w, queries) != cudaSuccess ||
-            w != word_for(device, block_threads)) {
-          wrong.fetch_add(1, std::memory_order_relaxed);
-        }
-      }
-    });
-  }
-  go.store(true, std::memory_order_release);
-  for (auto& th : pool) th.join();
-  REQUIRE(wrong == 0);
+  for (int d = 0; d < cached_devices; ++d) REQUIRE(cache.get(d) == word_for(d));
 }
 
 TEST_CASE("query_device_facts: real devices give sane facts, invalid ones an error that is not cached",

@@ -2,8 +2,8 @@
 #pragma once
 
 /// @file
-/// Per-device facts the launcher needs on every call (SM count, compute capability, each kernel's
-/// occupancy and whether its image can wait for a programmatic launch), queried once per device and cached.
+/// Per-device facts the launcher needs on every call (SM count, compute capability, and whether each
+/// kernel's image can wait for a programmatic launch), queried once per device and cached.
 /// Lock-free: each slot is one atomic word, 0 meaning "not known yet". Two threads that miss at once both
 /// query and store the same value, which is harmless, so no lock is needed and a hit costs one relaxed atomic
 /// load.
@@ -52,15 +52,14 @@ inline device_facts unpack_facts(std::uint64_t word) {
   return device_facts{static_cast<int>(word >> 32), static_cast<int>(word & 0xffffffffu)};
 }
 
-/// The cached word for `device` when `accept(word)` holds; otherwise `query(word)` (a cudaError_t-returning
+/// The cached word for `device` when there is one; otherwise `query(word)` (a cudaError_t-returning
 /// callable that sets a non-zero word) and, on success, the answer stored for the next call. An error is
 /// returned and never cached. Both caches below go through here; the host tests drive it with a fake query
 /// to check the per-device keying and the races without a GPU.
-template <class Accept, class Query>
-cudaError_t cached_or_query(per_device_cache& cache, int device, std::uint64_t& word, Accept&& accept,
-                            Query&& query) {
+template <class Query>
+cudaError_t cached_or_query(per_device_cache& cache, int device, std::uint64_t& word, Query&& query) {
   word = cache.get(device);
-  if (word != 0 && accept(word)) return cudaSuccess;
+  if (word != 0) return cudaSuccess;
   const cudaError_t err = query(word);
   if (err != cudaSuccess) return err;
   cache.put(device, word);
@@ -72,8 +71,7 @@ inline cudaError_t query_device_facts(int device, device_facts& facts) {
   static per_device_cache cache;
   std::uint64_t w = 0;
   const cudaError_t err = cached_or_query(
-      cache, device, w, [](std::uint64_t) { return true; },
-      [device](std::uint64_t& word) {
+      cache, device, w, [device](std::uint64_t& word) {
         int sms = 0, major = 0, minor = 0;
         cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
         if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
@@ -96,8 +94,7 @@ cudaError_t query_programmatic_wait(int device, bool& has_wait) {
   static per_device_cache cache;  // one per kernel: Kernel is the kernel's address
   std::uint64_t w = 0;
   const cudaError_t err = cached_or_query(
-      cache, device, w, [](std::uint64_t) { return true; },
-      [](std::uint64_t& word) {
+      cache, device, w, [](std::uint64_t& word) {
         cudaFuncAttributes attr{};
         const cudaError_t e = cudaFuncGetAttributes(&attr, Kernel);
         if (e == cudaSuccess) word = attr.ptxVersion * 10 >= EW_DETAIL_PROGRAMMATIC_WAIT_ARCH ? 2 : 1;

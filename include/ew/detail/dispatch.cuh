@@ -99,12 +99,6 @@ struct output_arg<strided_view<T, Rank>> {
 template <class A>
 using output_value_t = typename output_arg<A>::value_type;
 
-/// Whether every element of tuple type `Tuple` is a pointer.
-template <class Tuple>
-inline constexpr bool all_pointers = false;
-template <class... A>
-inline constexpr bool all_pointers<cuda::std::tuple<A...>> = (cuda::std::is_pointer_v<A> && ...);
-
 /// The element type input argument `A` brings to the vector width and alignment of a launch: its own for an
 /// array, `unsigned char` for an operand that reads no array (1 byte: never the widest, always vectorizable,
 /// so that it changes neither).
@@ -146,11 +140,12 @@ template <int Vec, int Unroll, class Op, class... Out, class... In>
 struct launch_static_checks<Vec, Unroll, Op, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
   using result = typename op_result_of<Op, cuda::std::tuple<input_value_t<In>...>>::type;
   static_assert(sizeof...(Out) >= 1, "ew::elementwise: at least one output pointer is needed");
+  static_assert(!is_device_lambda_v<Op>, EW_DETAIL_DEVICE_LAMBDA_MESSAGE);
   static_assert(
-      !cuda::std::is_void_v<result>,
+      is_device_lambda_v<Op> || !cuda::std::is_void_v<result>,
       "ew::elementwise: Op cannot be called with the input element types (it must take one argument "
       "per input, by value, and return the output value)");
-  static_assert(result_fits_outputs<result, output_value_t<Out>...>(),
+  static_assert(is_device_lambda_v<Op> || result_fits_outputs<result, output_value_t<Out>...>(),
                 "ew::elementwise: with N outputs, Op must return a tuple-like value of N elements");
   static_assert(Vec == 1 || Vec == 2 || Vec == 4 || Vec == 8 || Vec == 16,
                 "ew::elementwise: VecWidth must be 1, 2, 4, 8 or 16");

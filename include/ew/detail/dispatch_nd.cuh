@@ -324,15 +324,6 @@ nd_uniform_input<scalar_input<T>> nd_input_operand(const scalar_operand<T>& x, c
   return {scalar_input<T>{x.ptr}};
 }
 
-/// The N-dimensional kernel's operands for inputs `ins`, input `I` with row `rows[I]` of `c`'s strides.
-template <int R, int K, class... In, std::size_t N, std::size_t... I>
-cuda::std::tuple<decltype(nd_input_operand(cuda::std::declval<const In&>(),
-                                           cuda::std::declval<const nd_shape<R, K>&>(), 0))...>
-nd_input_operands(const cuda::std::tuple<In...>& ins, const nd_shape<R, K>& c,
-                  const cuda::std::array<int, N>& rows, cuda::std::index_sequence<I...>) {
-  return {nd_input_operand(cuda::std::get<I>(ins), c, rows[I])...};
-}
-
 /// Row of the strided-operand table for each input (-1 for an operand without strides): after the
 /// `NumOut` outputs, in order.
 template <int NumOut, class... In>

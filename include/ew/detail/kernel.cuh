@@ -100,33 +100,18 @@ struct elementwise_thread {
      ...);
   }
 
-  /// Input `K`'s vector `u` from element `e`, when `K` reads an array (`Arrays`) or when it does not.
-  template <bool Arrays, std::size_t K, class Loaded>
-  EW_HD void load_operand(Loaded& loaded, int u, std::size_t e) {
-    if constexpr (is_array_operand_v<cuda::std::tuple_element_t<K, Ins>> == Arrays) {
-      cuda::std::get<K>(loaded)[u] = cuda::std::get<K>(ins).template vector<Vec>(e);
-    }
-  }
-
 #pragma nv_exec_check_disable
   template <std::size_t... I, std::size_t... O>
   EW_HD void vectors_impl(std::size_t first, std::size_t stride, cuda::std::index_sequence<I...>,
                           cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, Unroll>...> loaded;
-    // The arrays' loads first, for every vector, then the operands computed in registers (a random
-    // operand's Philox rounds). Measured on the H200 this order made bf16 dropout slower, 0.752 of relu
-    // against 0.837 with the loads and the rounds interleaved (docs/PERFORMANCE.md, change 9b): it is to
-    // be taken back, and stays only because it is the order the GPU tests and sanitizers ran. With only
-    // arrays the second loop is empty and the order is what it always was.
+    // Every input's vector `u` in input order, for each `u`: with a random operand its Philox rounds sit
+    // between the array loads. Issuing all array loads first measured slower on the H200 (bf16 dropout
+    // 0.752 of relu, against 0.837 in this order: docs/PERFORMANCE.md, change 9b), so it was taken back.
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
-      (load_operand<true, I>(loaded, u, e), ...);
-    }
-    EW_DETAIL_UNROLL
-    for (int u = 0; u < Unroll; ++u) {
-      const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
-      (load_operand<false, I>(loaded, u, e), ...);
+      ((cuda::std::get<I>(loaded)[u] = cuda::std::get<I>(ins).template vector<Vec>(e)), ...);
     }
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {

@@ -14,6 +14,24 @@
 namespace ew {
 namespace detail {
 
+/// Whether `Op` is an extended `__device__` lambda (nvcc's --extended-lambda). nvcc hands host code a
+/// placeholder for such a lambda, without its call operator, so the launcher cannot see what it returns; the
+/// checks below say so instead of reporting an op that cannot be called.
+#if defined(__CUDACC_EXTENDED_LAMBDA__)
+template <class Op>
+inline constexpr bool is_device_lambda_v = __nv_is_extended_device_lambda_closure_type(Op);
+#else
+template <class Op>
+inline constexpr bool is_device_lambda_v = false;
+#endif
+
+/// The message of every check that meets a `__device__` lambda (dispatch.cuh, compose.cuh).
+#define EW_DETAIL_DEVICE_LAMBDA_MESSAGE                                                                     \
+  "ew: the op (or a stage of ew::compose) is a __device__ lambda, whose result type host code cannot "  \
+  "see (nvcc gives the host a placeholder without its call operator). Write it [] __host__ __device__ "  \
+  "(...) { ... }, or wrap it: cuda::proclaim_return_type<R>([] __device__ (...) { ... }) from "          \
+  "<cuda/functional>, or use a functor struct with an EW_HD call operator"
+
 /// `cuda::std::tuple_size<R>` for tuple-like `R`, 0 for anything else.
 template <class R, class = void>
 struct tuple_size_or_zero : cuda::std::integral_constant<std::size_t, 0> {};

@@ -119,12 +119,6 @@ struct contiguous_input {
   }
 };
 
-/// Whether the 1-D kernel's operand `K` reads an array (its loads go first, kernel.cuh).
-template <class K>
-inline constexpr bool is_array_operand_v = false;
-template <class T>
-inline constexpr bool is_array_operand_v<contiguous_input<T>> = true;
-
 /// The element index as an input: element `i` is `i`, as a 64-bit signed integer. Reads no memory, so it
 /// never limits the vector width or the alignment of a launch.
 struct index_input {
