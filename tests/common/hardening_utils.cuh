@@ -19,7 +19,7 @@
 
 #include <cuda_runtime.h>
 
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "test_utils.cuh"
 

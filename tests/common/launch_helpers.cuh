@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include <ew/elementwise.cuh>
 

@@ -21,7 +21,7 @@
 #include <utility>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "catch.hpp"
 
 #include "exact16.cuh"
 #include "hardening_utils.cuh"

@@ -1,8 +1,9 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// The PDL-aware producer and consumer around the launches of test_pdl_gpu.cu. Built for sm_90 only, in
-// every test build: they stand for another library's kernels, compiled for the device, while ew's kernels
-// come from the test build's architecture (sm_90, or PTX for compute_80 JIT-compiled on the H200).
+// The PDL-aware producer and consumer around the launches of test_pdl_gpu.cu. Built for sm_90 (machine code
+// and compute_90 PTX) in every test build: they stand for another library's kernels, compiled for the
+// device, while ew's kernels come from the test build (sm_90, or with CUDA_FORCE_PTX_JIT=1 PTX for
+// compute_80 JIT-compiled on the H200).
 
 #include "pdl_producer.cuh"
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 

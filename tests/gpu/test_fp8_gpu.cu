@@ -4,7 +4,7 @@
 // reference of fp8_reference.cuh, bit for bit: all 256 codes of each type decoded; float (every rounding
 // boundary and 200,000 random values), double, every __half and every __nv_bfloat16 encoded, saturating and
 // not; the kernel's packed conversion of float results into FP8 outputs (two values per cvt on sm_89+, one
-// by one in the compute_80 build); every code and every pair through the catalog's ops. Arrays start at
+// by one in the compute_80 PTX run); every code and every pair through the catalog's ops. Arrays start at
 // element offsets 0, 1 and 7, so that heads, tails and vectors of 16 FP8 values all run; each launch runs
 // over two different poisons, which must give the same bytes (every element written), and guard bands
 // around every array must stay intact.
@@ -14,7 +14,7 @@
 #include <cstring>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 

@@ -26,7 +26,7 @@
 
 #include <cuda/std/tuple>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 

@@ -2,15 +2,18 @@
 //
 // Programmatic dependent launch must never let ew read stale data: producer (sm_90, triggers its
 // dependents before it writes x) -> ew: y = x + 1 -> ew: z = 2 y -> consumer (sm_90, waits, counts
-// z != 2 (value + 1)), 100 times, directly and in a graph. This file is compiled for the test build's
-// architecture: sm_90 in ew_gpu_tests, PTX for compute_80 only in ew_gpu_tests_compute80, where ew's kernel
-// image (JIT-compiled on the H200) has no griddepcontrol.wait and ew must not ask for programmatic launch.
-// Without that check, the compute_80 build read 51,380,224 stale elements of 52,428,800.
+// z != 2 (value + 1)), 100 times, directly and in a graph. ew's kernels come from the test build: sm_90
+// machine code, or, run with CUDA_FORCE_PTX_JIT=1, compute_80 PTX JIT-compiled on the H200, whose image has
+// no griddepcontrol.wait, so ew must not ask for programmatic launch. Without that check, the compute_80
+// image read 51,380,224 stale elements of 52,428,800.
 
 #include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <initializer_list>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 
@@ -19,6 +22,34 @@
 
 using ew_test::device_array;
 using ew_test::launch_mode;
+
+namespace {
+
+/// Checks that the kernel image that runs is the one the build and the environment ask for: with
+/// CUDA_FORCE_PTX_JIT=1 the driver JIT-compiles the build's lowest PTX (compute_80: scripts/gpu_check.sh's
+/// PTX run), otherwise it runs the machine code for this device where the build has it (sm_90 on an H200).
+/// Without this, a PTX run that silently ran machine code would pass for one that tested the PTX path.
+void check_image(int ptx_version) {
+#if defined(EW_TEST_LOWEST_PTX) && defined(EW_TEST_SASS_ARCHS)
+  const char* forced = std::getenv("CUDA_FORCE_PTX_JIT");
+  if (forced != nullptr && std::strcmp(forced, "1") == 0) {
+    REQUIRE(ptx_version == EW_TEST_LOWEST_PTX);
+    return;
+  }
+  int device = 0, major = 0, minor = 0;
+  EW_REQUIRE_CUDA(cudaGetDevice(&device));
+  EW_REQUIRE_CUDA(cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device));
+  EW_REQUIRE_CUDA(cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device));
+  const int cc = major * 10 + minor;
+  for (int arch : std::initializer_list<int>{EW_TEST_SASS_ARCHS}) {
+    if (arch == cc) REQUIRE(ptx_version == cc);
+  }
+#else
+  (void)ptx_version;
+#endif
+}
+
+}  // namespace
 
 TEST_CASE("programmatic launch: an early-triggering producer, two ew launches, a waiting consumer",
           "[pdl]") {
@@ -42,6 +73,7 @@ TEST_CASE("programmatic launch: an early-triggering producer, two ew launches, a
     ptx = attr.ptxVersion;
   }
   INFO("ew kernel image: PTX version " << ptx);
+  check_image(ptx);
   for (launch_mode mode : {launch_mode::direct, launch_mode::graph}) {
     INFO("mode " << ew_test::mode_name(mode));
     EW_REQUIRE_CUDA(cudaMemsetAsync(mismatches, 0, sizeof(unsigned long long), stream));

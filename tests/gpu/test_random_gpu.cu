@@ -15,7 +15,7 @@
 
 #include <curand_kernel.h>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 

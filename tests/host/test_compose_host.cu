@@ -11,7 +11,7 @@
 #include <limits>
 #include <type_traits>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 

@@ -13,7 +13,7 @@
 #include <thread>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 

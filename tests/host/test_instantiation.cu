@@ -8,7 +8,7 @@
 #include <tuple>
 #include <type_traits>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <cuda/std/version>
 

@@ -17,7 +17,7 @@
 #include <tuple>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 

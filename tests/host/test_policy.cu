@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 

@@ -11,7 +11,7 @@
 #include <cstring>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 

@@ -23,7 +23,7 @@
 #include <string>
 #include <vector>
 
-#include <catch2/catch.hpp>
+#include "../common/catch.hpp"
 
 #include <ew/elementwise.cuh>
 
@@ -50,7 +50,7 @@ struct debug_cold_op {
 
 void require_gpu() {
   if (!has_gpu())
-    FAIL("no usable GPU: run [debug_gpu] with --gpu so that the run is skipped (exit 77) instead");
+    FAIL("no usable GPU: run [debug_gpu] with --require-gpus 1 so that the run is skipped (exit 77) instead");
 }
 
 std::size_t count_wrong_adds(const std::vector<float>& c, const std::vector<float>& a,
