@@ -540,8 +540,8 @@ int main(int argc, char** argv) {
     }
     for (const job& j : jobs) {
       if (find_target(targets, j.op, j.type) == nullptr) {
-        std::fprintf(stderr, "ew_tune: no table for %s %s (built: add, relu, clamp, scale_bias x f32, f16, bf16, f64)\n",
-                     j.op.c_str(), j.type.c_str());
+        std::fprintf(stderr, "ew_tune: no table for %s %s (built: %s; cmake -DEW_TUNE_CASES=all builds every case)\n",
+                     j.op.c_str(), j.type.c_str(), built_cases());
         return 2;
       }
     }

@@ -211,8 +211,10 @@ target make_target(const char* op, Ref ref, double rel_tol = 0.0) {
   return t;
 }
 
-/// Every (op, type) table, one generated translation unit each (bench/CMakeLists.txt).
+/// Every (op, type) table built (EW_TUNE_CASES), one generated translation unit each (bench/CMakeLists.txt).
 std::vector<target> all_targets();
+/// The built cases, as "op:type, op:type, ...".
+const char* built_cases();
 
 }  // namespace tune
 }  // namespace ewb
