@@ -5,8 +5,8 @@
 #   scripts/gpu_check.sh [BUILD_DIR] [STAGE ...]
 #
 # BUILD_DIR defaults to build-gpu (made with scripts/build_gpu.sh, or any build with the tests and
-# benchmarks on). STAGES: tests sanitizers bench operands fp8_random compare tune torch plot (default: all but compare,
-# in that order; compare needs EW_COMPARE_BASE, see below).
+# benchmarks on). STAGES: tests torch_ext sanitizers bench operands fp8_random compare tune torch plot
+# (default: all but compare, in that order; compare needs EW_COMPARE_BASE, see below).
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
 # logs.tar.gz (every log), bench.json, bench_cccl_pypi.json, hot.json, hot_cccl_pypi.json, operands*.json and
 # operands*.md, fp8_random*.json and fp8_random*.md, torch_triton.json,
@@ -18,7 +18,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
 shift || true
-stages=${*:-tests sanitizers bench operands fp8_random tune torch plot}
+stages=${*:-tests torch_ext sanitizers bench operands fp8_random tune torch plot}
 out=${OUT:-$PWD/gpu-out}
 logs=$(mktemp -d)
 mkdir -p "$out"
@@ -50,12 +50,16 @@ for b in ew_gpu_tests ew_debug_tests; do
 done
 
 if has tests; then
-  # ew_gpu_tests_compute80: the same tests built as compute_80 PTX only, JIT-compiled here (programmatic
-  # launch must not be asked for kernels whose image lacks the wait). The odr tests link units built with
-  # and without EW_DEBUG_SYNC in both orders.
-  for b in "${gpu_bins[@]}" "$build/tests/ew_gpu_tests_compute80"; do
+  # ew_gpu_tests twice: its sm_90 code, then with CUDA_FORCE_PTX_JIT=1 its compute_80 PTX JIT-compiled here,
+  # as a program that ships only compute_80 PTX runs (programmatic launch must not be asked for kernels
+  # whose image lacks the wait; [pdl] checks which image ran). The odr tests link units built with and
+  # without EW_DEBUG_SYNC in both orders.
+  for b in "${gpu_bins[@]}"; do
     [ -x "$b" ] && { step "test.$(basename "$b")" "$b" --durations yes || status=1; }
   done
+  [ -x "$build/tests/ew_gpu_tests" ] && {
+    step test.ew_gpu_tests.ptx_jit env CUDA_FORCE_PTX_JIT=1 "$build/tests/ew_gpu_tests" --durations yes || status=1
+  }
   # The multi-device tests are hidden: they run here, and exit 77 (skipped) with fewer than two GPUs.
   [ -x "$build/tests/ew_gpu_tests" ] && {
     step test.ew_gpu_tests.multi_device "$build/tests/ew_gpu_tests" --require-gpus 2 "[multi_device]"
@@ -71,6 +75,18 @@ if has tests; then
   for b in "$build"/examples/ew_example_*; do
     [ -x "$b" ] && { step "example.$(basename "$b")" "$b" || status=1; }
   done
+fi
+
+# torch_ext: the PyTorch extension example (examples/torch_extension/), built here with
+# torch.utils.cpp_extension against this machine's PyTorch and checked against PyTorch.
+if has torch_ext; then
+  if python3 -c 'import torch' 2>/dev/null; then
+    step torch_ext env PYTHONUNBUFFERED=1 python3 examples/torch_extension/test_extension.py \
+      --build-dir "$(mktemp -d)" || status=1
+    grep -E '^(PASS|FAIL)' "$logs/torch_ext.log" | tee -a "$summary"
+  else
+    say "torch_ext: no PyTorch here: skipped"
+  fi
 fi
 
 if has sanitizers; then
@@ -218,6 +234,11 @@ if has plot && [ -f bench/scripts/plot.py ] && [ -f "$out/bench.json" ]; then
     --table "$out/ratios.md"
 fi
 
+# Every benchmark JSON also as the compact CSV that results folders commit (bench/scripts/to_csv.py).
+for json in "$out"/*.json; do
+  [ -f "$json" ] && python3 bench/scripts/to_csv.py "$json" --out "${json%.json}.csv" \
+    --commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" 2>/dev/null
+done
 tar -C "$logs" -czf "$out/logs.tar.gz" .
 say "gpu_check: $([ $status -eq 0 ] && echo PASS || echo FAIL)"
 exit $status
