@@ -7,13 +7,14 @@
 
 #include <ew/elementwise.cuh>
 
-#define CHECK(expr)                                                                                      \
-  do {                                                                                                   \
-    const cudaError_t err_ = (expr);                                                                     \
-    if (err_ != cudaSuccess) {                                                                           \
-      std::fprintf(stderr, "%s failed: %s (%s)\n", #expr, cudaGetErrorString(err_), ew::last_error_message()); \
-      return 1;                                                                                          \
-    }                                                                                                    \
+#define CHECK(expr)                                                                 \
+  do {                                                                              \
+    const cudaError_t err_ = (expr);                                                \
+    if (err_ != cudaSuccess) {                                                      \
+      std::fprintf(stderr, "%s failed: %s (%s)\n", #expr, cudaGetErrorString(err_), \
+                   ew::last_error_message());                                       \
+      return 1;                                                                     \
+    }                                                                               \
   } while (0)
 
 int main() {

@@ -56,7 +56,8 @@ std::vector<std::size_t> misaligned_sizes() {
 
 std::string row_name(const std::string& op, const std::string& type, const std::string& impl, mode m,
                      std::size_t offset, std::size_t n) {
-  return op + "/" + type + "/" + impl + "/" + mode_name(m) + "/" + align_name(offset) + "/" + std::to_string(n);
+  return op + "/" + type + "/" + impl + "/" + mode_name(m) + "/" + align_name(offset) + "/" +
+         std::to_string(n);
 }
 
 namespace {
@@ -100,7 +101,8 @@ void measure_cell(cell_state& c, entry& first) {
   run_env& e = env();
   std::vector<entry*> group;
   for (const auto& m : c.members) {
-    if (m.get() == &first || (m->selected && !m->reported && c.measured.count(m.get()) == 0)) group.push_back(m.get());
+    if (m.get() == &first || (m->selected && !m->reported && c.measured.count(m.get()) == 0))
+      group.push_back(m.get());
   }
   // Every member is prepared first (they share inputs and references), then checked on its own.
   std::vector<entry*> timed;

@@ -36,8 +36,8 @@ struct bench_options {
   bool cold = true;
   bool hot = true;
   std::uint64_t seed = 20261130;
-  bool reverse = false;        ///< register the rows in reverse order (for the self-check)
-  std::string filter;          ///< the run's --benchmark_filter, as given
+  bool reverse = false;  ///< register the rows in reverse order (for the self-check)
+  std::string filter;    ///< the run's --benchmark_filter, as given
 };
 
 /// Everything a row needs from the run; set up by main before the benchmarks run.
@@ -108,7 +108,8 @@ workspace& ws();
 template <class T>
 void ensure_inputs(std::size_t n, std::size_t offset, int slot) {
   workspace& w = ws();
-  const std::string key = std::string(type_traits<T>::name) + "/" + std::to_string(n) + "/" + std::to_string(offset);
+  const std::string key =
+      std::string(type_traits<T>::name) + "/" + std::to_string(n) + "/" + std::to_string(offset);
   if (w.inputs_key != key) {
     w.inputs_key.clear();
     w.refs_ready.clear();
@@ -155,12 +156,12 @@ void ensure_reference(const std::string& op, std::size_t n, std::size_t offset, 
 /// result fails the row and the run.
 ///
 /// Rows with the same `cell` (the same op, type, mode, alignment and size; implementations differ) are
-/// timed together, in interleaved blocks of samples (timer::measure_interleaved): when the first of them runs,
-/// every row of the cell that the run selects is measured, and the others report that measurement when
+/// timed together, in interleaved blocks of samples (timer::measure_interleaved): when the first of them
+/// runs, every row of the cell that the run selects is measured, and the others report that measurement when
 /// their turn comes. Rows of one cell write distinct output slots (`slot`). `prime`, when set, calls the
-/// implementation once on `prime_n` elements of scratch memory before any row runs: every instantiation
-/// with the same `prime_key` is first called at the largest size of the run (CCCL 3.0.1's
-/// DeviceTransform configures each instantiation once, on its first call, for that call's size).
+/// implementation once on `prime_n` elements of scratch memory before any row runs: every instantiation with
+/// the same `prime_key` is first called at the largest size of the run (CCCL 3.0.1's DeviceTransform
+/// configures each instantiation once, on its first call, for that call's size).
 struct row {
   std::string name;
   std::string cell;  ///< defaults to `name` (timed alone)

@@ -160,12 +160,13 @@ int main(int argc, char** argv) {
     const std::string runtime = ewb::cuda_version_string(e.dev.runtime_version);
     const std::string driver = ewb::cuda_version_string(e.dev.driver_version);
     std::printf("ew_bench: %s (sm_%d, %d SMs, L2 %zu MiB), driver CUDA %s, runtime CUDA %s, CCCL %s, ew %d\n",
-                e.dev.name.c_str(), e.dev.cc, e.dev.sm_count, e.dev.l2_bytes >> 20, driver.c_str(), runtime.c_str(),
-                ewb::cccl_version_string().c_str(), EW_VERSION);
+                e.dev.name.c_str(), e.dev.cc, e.dev.sm_count, e.dev.l2_bytes >> 20, driver.c_str(),
+                runtime.c_str(), ewb::cccl_version_string().c_str(), EW_VERSION);
     std::printf("ew_bench: datasheet peak: %s\n", e.dev.peak_note.c_str());
-    std::printf("ew_bench: copy reference: cudaMemcpyAsync D2D 1 GiB = %.1f GB/s (read+write, cold, median of %d, "
-                "cv %.2f%%)\n",
-                e.copy_GBps, copy_stats.samples, 100.0 * copy_stats.cv);
+    std::printf(
+        "ew_bench: copy reference: cudaMemcpyAsync D2D 1 GiB = %.1f GB/s (read+write, cold, median of %d, "
+        "cv %.2f%%)\n",
+        e.copy_GBps, copy_stats.samples, 100.0 * copy_stats.cv);
     std::printf("ew_bench: L2 flush: memset + read of 2 x %zu bytes; input seed %llu\n", flusher.bytes() / 2,
                 static_cast<unsigned long long>(e.opt.seed));
 
@@ -180,30 +181,36 @@ int main(int argc, char** argv) {
     benchmark::AddCustomContext("run_date_utc", ewb::utc_now());
     benchmark::AddCustomContext("command", command);
     benchmark::AddCustomContext("copy_GBps", fmt(e.copy_GBps, 6));
-    benchmark::AddCustomContext("copy_reference", "cudaMemcpyAsync D2D 1 GiB, read+write bytes, cold L2, median");
+    benchmark::AddCustomContext("copy_reference",
+                                "cudaMemcpyAsync D2D 1 GiB, read+write bytes, cold L2, median");
     benchmark::AddCustomContext("peak_GBps", fmt(e.dev.peak_GBps, 6));
     benchmark::AddCustomContext("peak_note", e.dev.peak_note);
-    benchmark::AddCustomContext("l2_flush", "cudaMemsetAsync over 2x L2, then a read of another 2x L2 buffer");
+    benchmark::AddCustomContext("l2_flush",
+                                "cudaMemsetAsync over 2x L2, then a read of another 2x L2 buffer");
     benchmark::AddCustomContext("seed", std::to_string(e.opt.seed));
-    benchmark::AddCustomContext(
-        "rerun_rule", "samples=" + std::to_string(e.opt.measure.min_samples) + " (x" +
-                          std::to_string(e.opt.measure.small_sample_factor) + " hot, x" +
-                          std::to_string(e.opt.measure.small_cold_sample_factor) + " cold, under 200 us), cv limit " +
-                          fmt(100.0 * e.opt.measure.cv_limit) + "%, up to " +
-                          std::to_string(e.opt.measure.max_reruns) + " reruns, lowest-cv round kept");
+    benchmark::AddCustomContext("rerun_rule",
+                                "samples=" + std::to_string(e.opt.measure.min_samples) + " (x" +
+                                    std::to_string(e.opt.measure.small_sample_factor) + " hot, x" +
+                                    std::to_string(e.opt.measure.small_cold_sample_factor) +
+                                    " cold, under 200 us), cv limit " + fmt(100.0 * e.opt.measure.cv_limit) +
+                                    "%, up to " + std::to_string(e.opt.measure.max_reruns) +
+                                    " reruns, lowest-cv round kept");
     benchmark::AddCustomContext("bytes_counted", "inputs read once + outputs written once, SI GB/s");
 
     benchmark::AddCustomContext("cccl_version_number", std::to_string(CCCL_VERSION));
-    benchmark::AddCustomContext("row_order", e.opt.reverse ? "reversed (--ew_reverse)" : "registration order");
+    benchmark::AddCustomContext("row_order",
+                                e.opt.reverse ? "reversed (--ew_reverse)" : "registration order");
     benchmark::AddCustomContext(
-        "interleaving", "the selected implementations of one op/type/mode/alignment/size are timed together: a "
-                        "round is 3 repetitions, each a block of consecutive samples of every implementation "
-                        "after an untimed launch of it, the first rotating by repetition; counter "
-                        "interleaved_with = how many others shared the round");
+        "interleaving",
+        "the selected implementations of one op/type/mode/alignment/size are timed together: a "
+        "round is 3 repetitions, each a block of consecutive samples of every implementation "
+        "after an untimed launch of it, the first rotating by repetition; counter "
+        "interleaved_with = how many others shared the round");
     benchmark::AddCustomContext(
-        "priming", "before any row, each implementation instantiation (op/type/impl) is called once at the "
-                   "largest size the run selects for it (CCCL 3.0.1 DeviceTransform keeps its first call's "
-                   "configuration)");
+        "priming",
+        "before any row, each implementation instantiation (op/type/impl) is called once at the "
+        "largest size the run selects for it (CCCL 3.0.1 DeviceTransform keeps its first call's "
+        "configuration)");
     const std::string fusion_note = ewb::register_all();
     benchmark::AddCustomContext("fusion", fusion_note);
     std::printf("ew_bench: fusion rows: %s\n", fusion_note.c_str());
@@ -211,20 +218,22 @@ int main(int argc, char** argv) {
 
     benchmark::RunSpecifiedBenchmarks();
 
-    std::printf("\new_bench: copy reference %.1f GB/s; datasheet peak %.1f GB/s\n", e.copy_GBps, e.dev.peak_GBps);
-    // The harness check: rows with known figures elsewhere (copy ~4.2 TB/s, cub f32 add ~4.4 TB/s on the H200).
+    std::printf("\new_bench: copy reference %.1f GB/s; datasheet peak %.1f GB/s\n", e.copy_GBps,
+                e.dev.peak_GBps);
+    // The harness check: rows with known figures elsewhere (copy ~4.2 TB/s, cub f32 add ~4.4 TB/s on the
+    // H200).
     for (const char* name : {"copy/f32/memcpy/cold/aligned/268435456", "add/f32/cub/cold/aligned/268435456",
                              "add/f32/ew/cold/aligned/268435456"}) {
       const auto it = ewb::results().find(name);
       if (it != ewb::results().end()) {
-        std::printf("ew_bench: harness check: %-40s %8.1f GB/s (%.1f%% of copy, %.1f%% of peak)\n", name, it->second,
-                    e.copy_GBps > 0 ? 100.0 * it->second / e.copy_GBps : 0.0,
+        std::printf("ew_bench: harness check: %-40s %8.1f GB/s (%.1f%% of copy, %.1f%% of peak)\n", name,
+                    it->second, e.copy_GBps > 0 ? 100.0 * it->second / e.copy_GBps : 0.0,
                     e.dev.peak_GBps > 0 ? 100.0 * it->second / e.dev.peak_GBps : 0.0);
       }
     }
     if (!ewb::noisy_rows().empty()) {
-      std::printf("ew_bench: %zu rows stayed noisy (cv above %.1f%% after every rerun):\n", ewb::noisy_rows().size(),
-                  100.0 * e.opt.measure.cv_limit);
+      std::printf("ew_bench: %zu rows stayed noisy (cv above %.1f%% after every rerun):\n",
+                  ewb::noisy_rows().size(), 100.0 * e.opt.measure.cv_limit);
       for (const auto& r : ewb::noisy_rows()) std::printf("  noisy: %s\n", r.c_str());
     } else {
       std::printf("ew_bench: no noisy rows\n");

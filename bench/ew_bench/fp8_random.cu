@@ -81,7 +81,8 @@ check_result check_quant(const __nv_fp8_e4m3* y, const float* amax, std::size_t 
   std::vector<unsigned long long> bad(64, 0);
   parallel_for(n, [&](std::size_t lo, std::size_t hi) {
     unsigned long long b = 0;
-    for (std::size_t k = lo; k < hi; ++k) b += got[k] != ew::convert<__nv_fp8_e4m3>(ew::convert<float>(a[k]) * quant_scale).__x;
+    for (std::size_t k = lo; k < hi; ++k)
+      b += got[k] != ew::convert<__nv_fp8_e4m3>(ew::convert<float>(a[k]) * quant_scale).__x;
     bad[lo * 64 / n] += b;
   });
   for (auto b : bad) res.bad += b;
@@ -114,47 +115,54 @@ void quant_cells(std::size_t n) {
       extra(1).ensure(256);
     };
   };
-  register_cold_row(op, type, "ew_cast", 0, n, bytes, prepare(0), poison_y(0),
-         [n, y_of](cudaStream_t s) {
-           ew_ok(ew::elementwise(scale_to_fp8<T>{quant_scale}, n, y_of(0), ws().a.as<const T>(), s));
-         },
-         [n, y_of](cudaStream_t s) { return check_quant<T>(y_of(0), nullptr, n, s); });
+  register_cold_row(
+      op, type, "ew_cast", 0, n, bytes, prepare(0), poison_y(0),
+      [n, y_of](cudaStream_t s) {
+        ew_ok(ew::elementwise(scale_to_fp8<T>{quant_scale}, n, y_of(0), ws().a.as<const T>(), s));
+      },
+      [n, y_of](cudaStream_t s) { return check_quant<T>(y_of(0), nullptr, n, s); });
   const auto amax0 = [amax_of] { return ew::reduce_into<ew::reduction::amax>(amax_of(0)); };
-  register_cold_row(op, type, "ew_fused", 1, n, bytes, prepare(1),
-         [n, y_of, amax0](cudaStream_t s) {
-           poison(y_of(1), n, s);
-           ew_ok(ew::reset_reduction(amax0(), s));  // untimed: the poison step, before check and timing
-         },
-         [n, y_of, amax0](cudaStream_t s) {
-           ew_ok(ew::elementwise(scale_and_keep<T>{quant_scale}, n, ew::out(y_of(1), amax0()), ws().a.as<const T>(), s));
-         },
-         [n, y_of, amax_of](cudaStream_t s) { return check_quant<T>(y_of(1), amax_of(0), n, s); });
+  register_cold_row(
+      op, type, "ew_fused", 1, n, bytes, prepare(1),
+      [n, y_of, amax0](cudaStream_t s) {
+        poison(y_of(1), n, s);
+        ew_ok(ew::reset_reduction(amax0(), s));  // untimed: the poison step, before check and timing
+      },
+      [n, y_of, amax0](cudaStream_t s) {
+        ew_ok(ew::elementwise(scale_and_keep<T>{quant_scale}, n, ew::out(y_of(1), amax0()),
+                              ws().a.as<const T>(), s));
+      },
+      [n, y_of, amax_of](cudaStream_t s) { return check_quant<T>(y_of(1), amax_of(0), n, s); });
   const auto amax1 = [amax_of] { return ew::reduce_into<ew::reduction::amax>(amax_of(1)); };
-  register_cold_row(op, type, "ew_fused_reset", 2, n, bytes, prepare(2), poison_y(2),
-         [n, y_of, amax1](cudaStream_t s) {
-           ew_ok(ew::reset_reduction(amax1(), s));
-           ew_ok(ew::elementwise(scale_and_keep<T>{quant_scale}, n, ew::out(y_of(2), amax1()), ws().a.as<const T>(), s));
-         },
-         [n, y_of, amax_of](cudaStream_t s) { return check_quant<T>(y_of(2), amax_of(1), n, s); });
-  register_cold_row(op, type, "two_pass_cub", 3, n, bytes,
-         [n] {
-           ensure_inputs<T>(n, 0, 3);
-           extra(2).ensure(256);
-           std::size_t temp = 0;
-           EWB_CHECK(cub::DeviceReduce::TransformReduce(nullptr, temp, ws().a.as<const T>(), extra(2).as<float>(),
-                                                        static_cast<std::int64_t>(n), max_of{}, abs_of<T>{}, 0.0f));
-           extra(3).ensure(temp + 256);
-         },
-         poison_y(3),
-         [n, y_of](cudaStream_t s) {
-           std::size_t temp = extra(3).bytes;
-           EWB_CHECK(cub::DeviceReduce::TransformReduce(extra(3).ptr, temp, ws().a.as<const T>(),
-                                                        extra(2).as<float>(), static_cast<std::int64_t>(n), max_of{},
-                                                        abs_of<T>{}, 0.0f, s));
-           EWB_CHECK_LAUNCH();
-           ew_ok(ew::elementwise(scale_to_fp8<T>{quant_scale}, n, y_of(3), ws().a.as<const T>(), s));
-         },
-         [n, y_of](cudaStream_t s) { return check_quant<T>(y_of(3), extra(2).as<float>(), n, s); });
+  register_cold_row(
+      op, type, "ew_fused_reset", 2, n, bytes, prepare(2), poison_y(2),
+      [n, y_of, amax1](cudaStream_t s) {
+        ew_ok(ew::reset_reduction(amax1(), s));
+        ew_ok(ew::elementwise(scale_and_keep<T>{quant_scale}, n, ew::out(y_of(2), amax1()),
+                              ws().a.as<const T>(), s));
+      },
+      [n, y_of, amax_of](cudaStream_t s) { return check_quant<T>(y_of(2), amax_of(1), n, s); });
+  register_cold_row(
+      op, type, "two_pass_cub", 3, n, bytes,
+      [n] {
+        ensure_inputs<T>(n, 0, 3);
+        extra(2).ensure(256);
+        std::size_t temp = 0;
+        EWB_CHECK(cub::DeviceReduce::TransformReduce(nullptr, temp, ws().a.as<const T>(),
+                                                     extra(2).as<float>(), static_cast<std::int64_t>(n),
+                                                     max_of{}, abs_of<T>{}, 0.0f));
+        extra(3).ensure(temp + 256);
+      },
+      poison_y(3),
+      [n, y_of](cudaStream_t s) {
+        std::size_t temp = extra(3).bytes;
+        EWB_CHECK(cub::DeviceReduce::TransformReduce(extra(3).ptr, temp, ws().a.as<const T>(),
+                                                     extra(2).as<float>(), static_cast<std::int64_t>(n),
+                                                     max_of{}, abs_of<T>{}, 0.0f, s));
+        EWB_CHECK_LAUNCH();
+        ew_ok(ew::elementwise(scale_to_fp8<T>{quant_scale}, n, y_of(3), ws().a.as<const T>(), s));
+      },
+      [n, y_of](cudaStream_t s) { return check_quant<T>(y_of(3), extra(2).as<float>(), n, s); });
 }
 
 constexpr double dropout_p = 0.1;
@@ -165,67 +173,71 @@ void dropout_cells(std::size_t n) {
   const ew::philox_seed key{0x2026120113ull, 1};
   const ew::dropout<T> d(dropout_p);
   const double bytes = static_cast<double>(n) * (2.0 * sizeof(T) + 1.0);
-  register_cold_row(op, type, "ew_dropout", 0, n, bytes,
-         [n] {
-           ensure_inputs<T>(n, 0, 0);
-           extra(4).ensure(n + 256);
-         },
-         [n](cudaStream_t s) {
-           poison(ws().out(0).as<T>(), n * sizeof(T), s);
-           poison(extra(4).as<bool>(), n, s);
-         },
-         [n, key, d](cudaStream_t s) {
-           ew_ok(ew::elementwise(d, n, ew::out(ws().out(0).as<T>(), extra(4).as<bool>()),
-                                 ew::in(ws().a.as<const T>(), ew::random_bits(key)), s));
-         },
-         [n, key, d](cudaStream_t s) {
-           EWB_CHECK(cudaStreamSynchronize(s));
-           std::vector<T> y(n);
-           std::vector<unsigned char> m(n);
-           EWB_CHECK(cudaMemcpy(y.data(), ws().out(0).as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
-           EWB_CHECK(cudaMemcpy(m.data(), extra(4).as<bool>(), n, cudaMemcpyDeviceToHost));
-           const T* a = reinterpret_cast<const T*>(ws().ha.data());
-           const ew::detail::random_input<ew::random_kind::bits, false> words{key, nullptr};
-           std::vector<unsigned long long> bad(64, 0), kept(64, 0);
-           parallel_for(n, [&](std::size_t lo, std::size_t hi) {
-             unsigned long long b = 0, k = 0;
-             for (std::size_t i = lo; i < hi; ++i) {
-               const bool keep = words.element(i) < d.keep_below;
-               const T want = cuda::std::get<0>(d(a[i], words.element(i)));
-               b += m[i] != (keep ? 1 : 0) || std::memcmp(&want, &y[i], sizeof(T)) != 0;
-               k += keep;
-             }
-             bad[lo * 64 / n] += b;
-             kept[lo * 64 / n] += k;
-           });
-           check_result res;
-           unsigned long long total_kept = 0;
-           for (int j = 0; j < 64; ++j) {
-             res.bad += bad[static_cast<std::size_t>(j)];
-             total_kept += kept[static_cast<std::size_t>(j)];
-           }
-           // The keep rate within 6 standard deviations of its binomial law.
-           const double mean = static_cast<double>(n) * (1 - dropout_p);
-           const double sd = std::sqrt(static_cast<double>(n) * dropout_p * (1 - dropout_p));
-           if (std::fabs(static_cast<double>(total_kept) - mean) > 6 * sd) {
-             ++res.bad;
-             res.got = static_cast<double>(total_kept);
-             res.want = mean;
-           }
-           return res;
-         });
-  register_cold_row(op, type, "ew_relu_ref", 1, n, 2.0 * static_cast<double>(n) * sizeof(T),
-         [n] {
-           ensure_inputs<T>(n, 0, 1);
-           ensure_reference<T>("relu", n, 0, [](const T* a, const T*, T* o, std::size_t b, std::size_t e) {
-             for (std::size_t k = b; k < e; ++k) o[k] = ew::relu<T>{}(a[k]);
-           });
-         },
-         [n](cudaStream_t s) { poison(ws().out(1).as<T>(), n * sizeof(T), s); },
-         [n](cudaStream_t s) { ew_ok(ew::elementwise(ew::relu<T>{}, n, ws().out(1).as<T>(), ws().a.as<const T>(), s)); },
-         [n](cudaStream_t s) {
-           return compare_device(ws().out(1).as<const T>(), ws().ref("relu").as<const T>(), n, 0.0, 0.0, s);
-         });
+  register_cold_row(
+      op, type, "ew_dropout", 0, n, bytes,
+      [n] {
+        ensure_inputs<T>(n, 0, 0);
+        extra(4).ensure(n + 256);
+      },
+      [n](cudaStream_t s) {
+        poison(ws().out(0).as<T>(), n * sizeof(T), s);
+        poison(extra(4).as<bool>(), n, s);
+      },
+      [n, key, d](cudaStream_t s) {
+        ew_ok(ew::elementwise(d, n, ew::out(ws().out(0).as<T>(), extra(4).as<bool>()),
+                              ew::in(ws().a.as<const T>(), ew::random_bits(key)), s));
+      },
+      [n, key, d](cudaStream_t s) {
+        EWB_CHECK(cudaStreamSynchronize(s));
+        std::vector<T> y(n);
+        std::vector<unsigned char> m(n);
+        EWB_CHECK(cudaMemcpy(y.data(), ws().out(0).as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
+        EWB_CHECK(cudaMemcpy(m.data(), extra(4).as<bool>(), n, cudaMemcpyDeviceToHost));
+        const T* a = reinterpret_cast<const T*>(ws().ha.data());
+        const ew::detail::random_input<ew::random_kind::bits, false> words{key, nullptr};
+        std::vector<unsigned long long> bad(64, 0), kept(64, 0);
+        parallel_for(n, [&](std::size_t lo, std::size_t hi) {
+          unsigned long long b = 0, k = 0;
+          for (std::size_t i = lo; i < hi; ++i) {
+            const bool keep = words.element(i) < d.keep_below;
+            const T want = cuda::std::get<0>(d(a[i], words.element(i)));
+            b += m[i] != (keep ? 1 : 0) || std::memcmp(&want, &y[i], sizeof(T)) != 0;
+            k += keep;
+          }
+          bad[lo * 64 / n] += b;
+          kept[lo * 64 / n] += k;
+        });
+        check_result res;
+        unsigned long long total_kept = 0;
+        for (int j = 0; j < 64; ++j) {
+          res.bad += bad[static_cast<std::size_t>(j)];
+          total_kept += kept[static_cast<std::size_t>(j)];
+        }
+        // The keep rate within 6 standard deviations of its binomial law.
+        const double mean = static_cast<double>(n) * (1 - dropout_p);
+        const double sd = std::sqrt(static_cast<double>(n) * dropout_p * (1 - dropout_p));
+        if (std::fabs(static_cast<double>(total_kept) - mean) > 6 * sd) {
+          ++res.bad;
+          res.got = static_cast<double>(total_kept);
+          res.want = mean;
+        }
+        return res;
+      });
+  register_cold_row(
+      op, type, "ew_relu_ref", 1, n, 2.0 * static_cast<double>(n) * sizeof(T),
+      [n] {
+        ensure_inputs<T>(n, 0, 1);
+        ensure_reference<T>("relu", n, 0, [](const T* a, const T*, T* o, std::size_t b, std::size_t e) {
+          for (std::size_t k = b; k < e; ++k) o[k] = ew::relu<T>{}(a[k]);
+        });
+      },
+      [n](cudaStream_t s) { poison(ws().out(1).as<T>(), n * sizeof(T), s); },
+      [n](cudaStream_t s) {
+        ew_ok(ew::elementwise(ew::relu<T>{}, n, ws().out(1).as<T>(), ws().a.as<const T>(), s));
+      },
+      [n](cudaStream_t s) {
+        return compare_device(ws().out(1).as<const T>(), ws().ref("relu").as<const T>(), n, 0.0, 0.0, s);
+      });
 }
 
 }  // namespace

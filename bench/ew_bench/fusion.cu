@@ -5,7 +5,8 @@
 //
 //   fusion.sigmoid2p1: y = sigmoid(x) * 2 + 1
 //     ew_fused       one ew launch of ew::compose(sigmoid, scale_bias{2, 1})
-//     ew_3launch     three ew launches: sigmoid -> t; scale_bias{2, 0} t -> t (in place); scale_bias{1, 1} t -> y
+//     ew_3launch     three ew launches: sigmoid -> t; scale_bias{2, 0} t -> t (in place); scale_bias{1, 1} t
+//                    -> y
 //     naive_3kernel  the same three steps as seed-style v0 kernels (one thread per element, 256 threads)
 //     cub_fused      cub::DeviceTransform with the composed functor
 //     ew_relu_ref    ew relu alone on the same x (the "fused is as fast as one op" yardstick)
@@ -79,8 +80,8 @@ struct is_fallback_sigmoid<T, std::void_t<decltype(T::ewb_fallback)>> : std::tru
 using sigmoid_f = ew::ewb_probe::sigmoid_t<float>;
 constexpr bool have_ew_sigmoid = !is_fallback_sigmoid<sigmoid_f>::value;
 constexpr bool have_ew_compose =
-    !std::is_same_v<decltype(ew::ewb_probe::compose_of(ew::add<float>{}, ew::relu<float>{})), ewb_missing_compose>;
-
+    !std::is_same_v<decltype(ew::ewb_probe::compose_of(ew::add<float>{}, ew::relu<float>{})),
+                    ewb_missing_compose>;
 
 /// One variant of a fusion pattern: launches reading `in_a` (and `in_b`) and writing `out`, with `tmp` for
 /// the intermediate results.
@@ -109,10 +110,12 @@ void fusion_row(const std::string& pattern, const std::string& variant, int slot
     poison(ws().tmp(slot).as<float>(), n * sizeof(float), s);
   };
   r.launch = [slot, launch](cudaStream_t s) {
-    launch(s, ws().out(slot).as<float>(), ws().tmp(slot).as<float>(), ws().a.as<const float>(), ws().b.as<const float>());
+    launch(s, ws().out(slot).as<float>(), ws().tmp(slot).as<float>(), ws().a.as<const float>(),
+           ws().b.as<const float>());
   };
   r.check = [n, slot, ref_key, rel_tol](cudaStream_t s) {
-    return compare_device(ws().out(slot).as<float>(), ws().ref(ref_key).as<const float>(), n, rel_tol, 1e-6, s);
+    return compare_device(ws().out(slot).as<float>(), ws().ref(ref_key).as<const float>(), n, rel_tol, 1e-6,
+                          s);
   };
   r.prime_key = pattern + "/" + variant;
   r.prime = [launch](std::size_t pn, cudaStream_t s) {
@@ -132,7 +135,8 @@ void register_sizes() {
     const auto sb_add1 = ew::scale_bias<f32>{1.f, 1.f};
     const auto fused_sig = ew::ewb_probe::compose_of(sig, sb_fused);
     const auto fused_res = ew::ewb_probe::compose_of(ew::add<f32>{}, ew::relu<f32>{});
-    // Sigmoid is evaluated in float on the device (possibly with a fast exp): a few ulps of the [1, 3] result.
+    // Sigmoid is evaluated in float on the device (possibly with a fast exp): a few ulps of the [1, 3]
+    // result.
     const double sig_tol = 1e-5;
 
     for (std::size_t n : {std::size_t{1} << 24, std::size_t{1} << 28}) {
@@ -140,84 +144,103 @@ void register_sizes() {
       const std::string p1 = "fusion.sigmoid2p1";
       const double b1 = 2.0 * static_cast<double>(n) * sizeof(f32);
       auto ref_sig = [n] {
-        ensure_reference<f32>("fusion.sigmoid2p1", n, 0, [](const f32* a, const f32*, f32* o, std::size_t b, std::size_t e) {
-          for (std::size_t k = b; k < e; ++k) o[k] = static_cast<f32>(sigmoid_ref(a[k]) * 2.0 + 1.0);
-        });
+        ensure_reference<f32>("fusion.sigmoid2p1", n, 0,
+                              [](const f32* a, const f32*, f32* o, std::size_t b, std::size_t e) {
+                                for (std::size_t k = b; k < e; ++k)
+                                  o[k] = static_cast<f32>(sigmoid_ref(a[k]) * 2.0 + 1.0);
+                              });
       };
       auto ref_relu = [n] {
-        ensure_reference<f32>("fusion.relu", n, 0, [](const f32* a, const f32*, f32* o, std::size_t b, std::size_t e) {
-          for (std::size_t k = b; k < e; ++k) o[k] = a[k] < 0 ? 0.f : a[k];
-        });
+        ensure_reference<f32>("fusion.relu", n, 0,
+                              [](const f32* a, const f32*, f32* o, std::size_t b, std::size_t e) {
+                                for (std::size_t k = b; k < e; ++k) o[k] = a[k] < 0 ? 0.f : a[k];
+                              });
       };
-      fusion_row(p1, "ew_fused", 0, n, b1, "fusion.sigmoid2p1", ref_sig,
-                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32*) { launch_ew(fused_sig, n, out, s, in_a); },
-                 sig_tol);
-      fusion_row(p1, "ew_3launch", 1, n, b1, "fusion.sigmoid2p1", ref_sig,
-                 [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32*) {
-                   launch_ew(sig, n, tmp, s, in_a);
-                   launch_ew(sb_mul2, n, tmp, s, tmp);
-                   launch_ew(sb_add1, n, out, s, tmp);
-                 },
-                 sig_tol);
-      fusion_row(p1, "naive_3kernel", 2, n, b1, "fusion.sigmoid2p1", ref_sig,
-                 [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32*) {
-                   launch_v0(sig, n, tmp, s, in_a);
-                   launch_v0(sb_mul2, n, tmp, s, tmp);
-                   launch_v0(sb_add1, n, out, s, tmp);
-                 },
-                 sig_tol);
-      fusion_row(p1, "cub_fused", 3, n, b1, "fusion.sigmoid2p1", ref_sig,
-                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32*) { launch_cub(fused_sig, n, out, s, in_a); },
-                 sig_tol);
-      fusion_row(p1, "ew_relu_ref", 4, n, b1, "fusion.relu", ref_relu,
-                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32*) {
-                   launch_ew(ew::relu<f32>{}, n, out, s, in_a);
-                 },
-                 0.0);
+      fusion_row(
+          p1, "ew_fused", 0, n, b1, "fusion.sigmoid2p1", ref_sig,
+          [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32*) {
+            launch_ew(fused_sig, n, out, s, in_a);
+          },
+          sig_tol);
+      fusion_row(
+          p1, "ew_3launch", 1, n, b1, "fusion.sigmoid2p1", ref_sig,
+          [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32*) {
+            launch_ew(sig, n, tmp, s, in_a);
+            launch_ew(sb_mul2, n, tmp, s, tmp);
+            launch_ew(sb_add1, n, out, s, tmp);
+          },
+          sig_tol);
+      fusion_row(
+          p1, "naive_3kernel", 2, n, b1, "fusion.sigmoid2p1", ref_sig,
+          [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32*) {
+            launch_v0(sig, n, tmp, s, in_a);
+            launch_v0(sb_mul2, n, tmp, s, tmp);
+            launch_v0(sb_add1, n, out, s, tmp);
+          },
+          sig_tol);
+      fusion_row(
+          p1, "cub_fused", 3, n, b1, "fusion.sigmoid2p1", ref_sig,
+          [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32*) {
+            launch_cub(fused_sig, n, out, s, in_a);
+          },
+          sig_tol);
+      fusion_row(
+          p1, "ew_relu_ref", 4, n, b1, "fusion.relu", ref_relu,
+          [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32*) {
+            launch_ew(ew::relu<f32>{}, n, out, s, in_a);
+          },
+          0.0);
 
       // --- relu(a + b) ---
       const std::string p2 = "fusion.add_relu";
       const double b2 = 3.0 * static_cast<double>(n) * sizeof(f32);
       auto ref_res = [n] {
-        ensure_reference<f32>("fusion.add_relu", n, 0, [](const f32* a, const f32* bb, f32* o, std::size_t b, std::size_t e) {
-          for (std::size_t k = b; k < e; ++k) {
-            const f32 v = a[k] + bb[k];
-            o[k] = v < 0 ? 0.f : v;
-          }
-        });
+        ensure_reference<f32>("fusion.add_relu", n, 0,
+                              [](const f32* a, const f32* bb, f32* o, std::size_t b, std::size_t e) {
+                                for (std::size_t k = b; k < e; ++k) {
+                                  const f32 v = a[k] + bb[k];
+                                  o[k] = v < 0 ? 0.f : v;
+                                }
+                              });
       };
       auto ref_add = [n] {
-        ensure_reference<f32>("fusion.add", n, 0, [](const f32* a, const f32* bb, f32* o, std::size_t b, std::size_t e) {
-          for (std::size_t k = b; k < e; ++k) o[k] = a[k] + bb[k];
-        });
+        ensure_reference<f32>("fusion.add", n, 0,
+                              [](const f32* a, const f32* bb, f32* o, std::size_t b, std::size_t e) {
+                                for (std::size_t k = b; k < e; ++k) o[k] = a[k] + bb[k];
+                              });
       };
-      fusion_row(p2, "ew_fused", 0, n, b2, "fusion.add_relu", ref_res,
-                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32* in_b) {
-                   launch_ew(fused_res, n, out, s, in_a, in_b);
-                 },
-                 0.0);
-      fusion_row(p2, "ew_2launch", 1, n, b2, "fusion.add_relu", ref_res,
-                 [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32* in_b) {
-                   launch_ew(ew::add<f32>{}, n, tmp, s, in_a, in_b);
-                   launch_ew(ew::relu<f32>{}, n, out, s, tmp);
-                 },
-                 0.0);
-      fusion_row(p2, "naive_2kernel", 2, n, b2, "fusion.add_relu", ref_res,
-                 [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32* in_b) {
-                   launch_v0(ew::add<f32>{}, n, tmp, s, in_a, in_b);
-                   launch_v0(ew::relu<f32>{}, n, out, s, tmp);
-                 },
-                 0.0);
-      fusion_row(p2, "cub_fused", 3, n, b2, "fusion.add_relu", ref_res,
-                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32* in_b) {
-                   launch_cub(fused_res, n, out, s, in_a, in_b);
-                 },
-                 0.0);
-      fusion_row(p2, "ew_add_ref", 4, n, b2, "fusion.add", ref_add,
-                 [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32* in_b) {
-                   launch_ew(ew::add<f32>{}, n, out, s, in_a, in_b);
-                 },
-                 0.0);
+      fusion_row(
+          p2, "ew_fused", 0, n, b2, "fusion.add_relu", ref_res,
+          [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32* in_b) {
+            launch_ew(fused_res, n, out, s, in_a, in_b);
+          },
+          0.0);
+      fusion_row(
+          p2, "ew_2launch", 1, n, b2, "fusion.add_relu", ref_res,
+          [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32* in_b) {
+            launch_ew(ew::add<f32>{}, n, tmp, s, in_a, in_b);
+            launch_ew(ew::relu<f32>{}, n, out, s, tmp);
+          },
+          0.0);
+      fusion_row(
+          p2, "naive_2kernel", 2, n, b2, "fusion.add_relu", ref_res,
+          [=](cudaStream_t s, f32* out, f32* tmp, const f32* in_a, const f32* in_b) {
+            launch_v0(ew::add<f32>{}, n, tmp, s, in_a, in_b);
+            launch_v0(ew::relu<f32>{}, n, out, s, tmp);
+          },
+          0.0);
+      fusion_row(
+          p2, "cub_fused", 3, n, b2, "fusion.add_relu", ref_res,
+          [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32* in_b) {
+            launch_cub(fused_res, n, out, s, in_a, in_b);
+          },
+          0.0);
+      fusion_row(
+          p2, "ew_add_ref", 4, n, b2, "fusion.add", ref_add,
+          [=](cudaStream_t s, f32* out, f32*, const f32* in_a, const f32* in_b) {
+            launch_ew(ew::add<f32>{}, n, out, s, in_a, in_b);
+          },
+          0.0);
     }
   }
 }

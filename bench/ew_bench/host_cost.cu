@@ -4,7 +4,8 @@
 // calling thread spends in `calls` back-to-back calls of f32 add at n = 2^16 on one stream, divided by
 // `calls`, then a synchronize outside the clock. Median over samples. Rows:
 //   hostcost.add/f32/ew/host/aligned/65536        ew::elementwise
-//   hostcost.add/f32/bare_v0/host/aligned/65536   a bare <<<>>> launch of the seed v0 kernel, grid precomputed
+//   hostcost.add/f32/bare_v0/host/aligned/65536   a bare <<<>>> launch of the seed v0 kernel, grid
+//                                                 precomputed
 //   hostcost.add/f32/cub/host/aligned/65536       cub::DeviceTransform::Transform
 //   hostcost.add/f32/thrust/host/aligned/65536    thrust::transform (par_nosync)
 // 100 calls of a ~2 us kernel never fill the launch queue, so the clock sees the host side only.
@@ -31,10 +32,14 @@ enum class host_impl { ew, bare_v0, cub, thrust };
 
 const char* host_impl_name(host_impl h) {
   switch (h) {
-    case host_impl::ew: return "ew";
-    case host_impl::bare_v0: return "bare_v0";
-    case host_impl::cub: return "cub";
-    case host_impl::thrust: return "thrust";
+    case host_impl::ew:
+      return "ew";
+    case host_impl::bare_v0:
+      return "bare_v0";
+    case host_impl::cub:
+      return "cub";
+    case host_impl::thrust:
+      return "thrust";
   }
   return "?";
 }
@@ -45,9 +50,10 @@ void run_host_row(benchmark::State& state, host_impl h, const std::string& name)
   std::string error;
   try {
     ensure_inputs<float>(host_n, 0, 0);
-    ensure_reference<float>("hostcost.add", host_n, 0, [](const float* a, const float* b, float* o, std::size_t x, std::size_t y) {
-      for (std::size_t k = x; k < y; ++k) o[k] = a[k] + b[k];
-    });
+    ensure_reference<float>("hostcost.add", host_n, 0,
+                            [](const float* a, const float* b, float* o, std::size_t x, std::size_t y) {
+                              for (std::size_t k = x; k < y; ++k) o[k] = a[k] + b[k];
+                            });
     float* out = ws().out(0).as<float>();
     const float* a = ws().a.as<const float>();
     const float* b = ws().b.as<const float>();
@@ -62,14 +68,20 @@ void run_host_row(benchmark::State& state, host_impl h, const std::string& name)
     auto one_call = [&] {
       cudaError_t err = cudaSuccess;
       switch (h) {
-        case host_impl::ew: err = ew::elementwise(f, host_n, out, ew::in(a, b), s); break;
+        case host_impl::ew:
+          err = ew::elementwise(f, host_n, out, ew::in(a, b), s);
+          break;
         case host_impl::bare_v0:
-          v0_kernel<ew::add<float>, float, float, float><<<blocks, seed_block_threads, 0, s>>>(f, host_n, out, a, b);
+          v0_kernel<ew::add<float>, float, float, float>
+              <<<blocks, seed_block_threads, 0, s>>>(f, host_n, out, a, b);
           break;
         case host_impl::cub:
-          err = cub::DeviceTransform::Transform(cuda::std::make_tuple(a, b), out, static_cast<int>(host_n), f, s);
+          err = cub::DeviceTransform::Transform(cuda::std::make_tuple(a, b), out, static_cast<int>(host_n), f,
+                                                s);
           break;
-        case host_impl::thrust: thrust::transform(policy, a, a + host_n, b, out, g); break;
+        case host_impl::thrust:
+          thrust::transform(policy, a, a + host_n, b, out, g);
+          break;
       }
       if (err != cudaSuccess && status == cudaSuccess) status = err;
     };
@@ -82,7 +94,8 @@ void run_host_row(benchmark::State& state, host_impl h, const std::string& name)
     one_call();
     check_status();
     EWB_CHECK(cudaStreamSynchronize(s));
-    const check_result c = compare_device(out, ws().ref("hostcost.add").as<const float>(), host_n, 0.0, 0.0, s);
+    const check_result c =
+        compare_device(out, ws().ref("hostcost.add").as<const float>(), host_n, 0.0, 0.0, s);
     if (c.bad != 0) throw bench_failure("wrong result before timing: " + describe(c, host_n));
     for (int i = 0; i < calls_per_sample; ++i) one_call();
     check_status();
@@ -98,7 +111,8 @@ void run_host_row(benchmark::State& state, host_impl h, const std::string& name)
       EWB_CHECK(cudaStreamSynchronize(s));
       t.push_back(std::chrono::duration<double>(t1 - t0).count() / calls_per_sample);
     }
-    const check_result c2 = compare_device(out, ws().ref("hostcost.add").as<const float>(), host_n, 0.0, 0.0, s);
+    const check_result c2 =
+        compare_device(out, ws().ref("hostcost.add").as<const float>(), host_n, 0.0, 0.0, s);
     if (c2.bad != 0) throw bench_failure("wrong result after timing: " + describe(c2, host_n));
     st = compute_stats(t);
   } catch (const std::exception& ex) {
@@ -125,7 +139,8 @@ void run_host_row(benchmark::State& state, host_impl h, const std::string& name)
 
 void register_host_cost() {
   for (host_impl h : {host_impl::ew, host_impl::bare_v0, host_impl::cub, host_impl::thrust}) {
-    const std::string name = "hostcost.add/f32/" + std::string(host_impl_name(h)) + "/host/aligned/" + std::to_string(host_n);
+    const std::string name =
+        "hostcost.add/f32/" + std::string(host_impl_name(h)) + "/host/aligned/" + std::to_string(host_n);
     benchmark::RegisterBenchmark(name.c_str(), [h, name](benchmark::State& st) { run_host_row(st, h, name); })
         ->Iterations(1)
         ->UseManualTime()

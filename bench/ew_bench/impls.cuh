@@ -8,10 +8,10 @@
 /// - `v0`, `v1`, `v3`: the seeds' kernels (shared/seeds/000): one thread per element with 256-thread
 ///   blocks; a grid-stride loop over SMs x 32 blocks of 256; the same loop over 16-byte vectors (float4
 ///   for f32, generalized to 16 bytes for every type) with a scalar tail, aligned pointers only;
-/// - `cub`: `cub::DeviceTransform::Transform` from the CCCL the binary is built with (ew_bench: the toolkit's;
-///   ew_bench_cccl_pypi: the wheel pinned in scripts/fetch_cccl.sh), with ew's functor;
-/// - `cub_native`: the same call with the functor a CUB user writes: T's own arithmetic (`cuda::std::plus<T>`;
-///   native `__half`/`__nv_bfloat16` compares, multiplies and adds), below;
+/// - `cub`: `cub::DeviceTransform::Transform` from the CCCL the binary is built with (ew_bench: the
+///   toolkit's; ew_bench_cccl_pypi: the wheel pinned in scripts/fetch_cccl.sh), with ew's functor;
+/// - `cub_native`: the same call with the functor a CUB user writes: T's own arithmetic
+///   (`cuda::std::plus<T>`; native `__half`/`__nv_bfloat16` compares, multiplies and adds), below;
 /// - `thrust`: `thrust::transform` on `thrust::cuda::par_nosync`, the functor wrapped by
 ///   `cuda::proclaim_copyable_arguments` (without it thrust asks CUB for stable argument addresses and
 ///   takes a slower path).
@@ -34,7 +34,8 @@
 #ifdef EWB_EXPECT_CCCL_VERSION
 // ew_bench_cccl_pypi: the CCCL of EW_BENCH_CCCL_INCLUDE_DIR must be the one compiled against, not the
 // toolkit's.
-static_assert(CCCL_VERSION == EWB_EXPECT_CCCL_VERSION, "built against another CCCL than EW_BENCH_CCCL_INCLUDE_DIR");
+static_assert(CCCL_VERSION == EWB_EXPECT_CCCL_VERSION,
+              "built against another CCCL than EW_BENCH_CCCL_INCLUDE_DIR");
 #endif
 
 namespace ewb {
@@ -42,17 +43,25 @@ namespace ewb {
 enum class impl { ew, v0, v1, v3, cub, cub_native, thrust };
 
 /// In the order the sweep registers them (and the slot each writes).
-inline constexpr impl all_impls[] = {impl::ew, impl::cub, impl::cub_native, impl::thrust, impl::v0, impl::v1, impl::v3};
+inline constexpr impl all_impls[] = {impl::ew, impl::cub, impl::cub_native, impl::thrust,
+                                     impl::v0, impl::v1,  impl::v3};
 
 inline const char* impl_name(impl i) {
   switch (i) {
-    case impl::ew: return "ew";
-    case impl::cub_native: return "cub_native";
-    case impl::v0: return "v0";
-    case impl::v1: return "v1";
-    case impl::v3: return "v3";
-    case impl::cub: return "cub";
-    case impl::thrust: return "thrust";
+    case impl::ew:
+      return "ew";
+    case impl::cub_native:
+      return "cub_native";
+    case impl::v0:
+      return "v0";
+    case impl::v1:
+      return "v1";
+    case impl::v3:
+      return "v3";
+    case impl::cub:
+      return "cub";
+    case impl::thrust:
+      return "thrust";
   }
   return "?";
 }
@@ -113,7 +122,8 @@ struct alignas(16) pack16 {
 
 /// v3: grid-stride loop over 16-byte vectors, then a scalar tail. Pointers must be 16-byte aligned.
 template <class F, class T>
-__global__ void __launch_bounds__(seed_block_threads) v3_unary_kernel(F f, std::size_t n, T* out, const T* a) {
+__global__ void __launch_bounds__(seed_block_threads)
+    v3_unary_kernel(F f, std::size_t n, T* out, const T* a) {
   constexpr int W = pack16<T>::size;
   const std::size_t idx = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
@@ -209,7 +219,8 @@ void launch_cub(const F& f, std::size_t n, T* out, cudaStream_t s, const In*... 
   // int items: CUB picks 32-bit offsets, what a caller with an int count gets (and its fastest path).
   const cudaError_t err =
       cub::DeviceTransform::Transform(cuda::std::make_tuple(in...), out, static_cast<int>(n), f, s);
-  if (err != cudaSuccess) throw bench_failure(std::string("cub::DeviceTransform::Transform: ") + cudaGetErrorString(err));
+  if (err != cudaSuccess)
+    throw bench_failure(std::string("cub::DeviceTransform::Transform: ") + cudaGetErrorString(err));
   EWB_CHECK_LAUNCH();
 }
 
@@ -234,13 +245,25 @@ void launch_thrust(const F& f, std::size_t n, T* out, cudaStream_t s, const In*.
 template <class F, class T, class... In>
 void launch_impl(impl i, const F& f, std::size_t n, T* out, cudaStream_t s, const In*... in) {
   switch (i) {
-    case impl::ew: launch_ew(f, n, out, s, in...); return;
-    case impl::v0: launch_v0(f, n, out, s, in...); return;
-    case impl::v1: launch_v1(f, n, out, s, in...); return;
-    case impl::v3: launch_v3(f, n, out, s, in...); return;
+    case impl::ew:
+      launch_ew(f, n, out, s, in...);
+      return;
+    case impl::v0:
+      launch_v0(f, n, out, s, in...);
+      return;
+    case impl::v1:
+      launch_v1(f, n, out, s, in...);
+      return;
+    case impl::v3:
+      launch_v3(f, n, out, s, in...);
+      return;
     case impl::cub:
-    case impl::cub_native: launch_cub(f, n, out, s, in...); return;
-    case impl::thrust: launch_thrust(f, n, out, s, in...); return;
+    case impl::cub_native:
+      launch_cub(f, n, out, s, in...);
+      return;
+    case impl::thrust:
+      launch_thrust(f, n, out, s, in...);
+      return;
   }
 }
 

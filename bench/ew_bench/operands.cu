@@ -95,8 +95,8 @@ void operand_row(const std::string& op, const std::string& type, const std::stri
                  std::size_t n, double bytes, std::function<void()> prepare,
                  std::function<void(cudaStream_t)> poison_out, launch_fn launch,
                  std::function<check_result(cudaStream_t)> check) {
-  register_cold_row(op, type, impl, slot, n, bytes, std::move(prepare), std::move(poison_out), std::move(launch),
-                    std::move(check));
+  register_cold_row(op, type, impl, slot, n, bytes, std::move(prepare), std::move(poison_out),
+                    std::move(launch), std::move(check));
 }
 
 /// Output slot `slot` as T, poisoned over `n` elements.

@@ -192,13 +192,16 @@ void register_op_rows(std::size_t n, std::size_t offset) {
       r.bytes = bytes;
       r.prepare = [n, offset, ref_key, sl] {
         ensure_inputs<T>(n, offset, sl);
-        ensure_reference<T>(ref_key, n, offset, [](const T* a, const T* b, T* out, std::size_t begin, std::size_t end) {
-          for (std::size_t k = begin; k < end; ++k) out[k] = Op::template ref<T>(a[k], b[k]);
-        });
+        ensure_reference<T>(ref_key, n, offset,
+                            [](const T* a, const T* b, T* out, std::size_t begin, std::size_t end) {
+                              for (std::size_t k = begin; k < end; ++k)
+                                out[k] = Op::template ref<T>(a[k], b[k]);
+                            });
       };
       r.poison = [n, offset, sl](cudaStream_t s) { poison(ws().out(sl).as<T>(offset), n * sizeof(T), s); };
       r.launch = [i, n, offset, sl](cudaStream_t s) {
-        launch_op<Op, T>(i, n, ws().out(sl).as<T>(offset), ws().a.as<const T>(offset), ws().b.as<const T>(offset), s);
+        launch_op<Op, T>(i, n, ws().out(sl).as<T>(offset), ws().a.as<const T>(offset),
+                         ws().b.as<const T>(offset), s);
       };
       const double abs_tol = i == impl::cub_native ? Op::template native_abs_tol<T>() : 0.0;
       r.check = [n, offset, sl, ref_key, abs_tol](cudaStream_t s) {

@@ -5,7 +5,8 @@
 //
 //   ew_tune --op=add --type=f32 --n=268435456 [--mode=cold|hot] [--samples=10] [--top=8]
 //           [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--seed=N]
-//   ew_tune --op=all|add,relu,... --type=all|f32,f16,... --n=N [--mode=...] --emit-header=FILE [--policy-name=NAME]
+//   ew_tune --op=all|add,relu,... --type=all|f32,f16,... --n=N [--mode=...] --emit-header=FILE
+//           [--policy-name=NAME]
 //   ew_tune --standard     add f32 2^28, relu f16 2^28, add f32 2^24 (cold), add f32 2^20 (hot)
 //
 // --op and --type take a list (or `all`: add, relu, clamp, scale_bias x f32, f16, bf16, f64); every pair is
@@ -47,9 +48,12 @@ namespace tune {
 
 const char* hint_name(load_hint h) {
   switch (h) {
-    case load_hint::normal: return "normal";
-    case load_hint::streaming: return "streaming";
-    case load_hint::no_allocate: return "no_allocate";
+    case load_hint::normal:
+      return "normal";
+    case load_hint::streaming:
+      return "streaming";
+    case load_hint::no_allocate:
+      return "no_allocate";
   }
   return "?";
 }
@@ -58,13 +62,13 @@ namespace {
 
 struct options {
   std::vector<std::string> ops = {"add"}, types = {"f32"};
-  std::string emit_header;                       ///< --emit-header=FILE
-  std::string policy_name = "ew_tuned_policy";   ///< --policy-name=NAME
+  std::string emit_header;                      ///< --emit-header=FILE
+  std::string policy_name = "ew_tuned_policy";  ///< --policy-name=NAME
   std::size_t n = std::size_t{1} << 28;
   mode m = mode::cold;
   int samples = 10;
   int top = 8;
-  std::vector<int> blocks = {0, 128, 256, 512};  ///< 0: ew's automatic block size
+  std::vector<int> blocks = {0, 128, 256, 512};      ///< 0: ew's automatic block size
   std::vector<int> waves = {0, 1, 2, 4, 8, 16, 64};  ///< 0: no cap, one tile per block
   std::uint64_t seed = 20261130;
   bool standard = false;
@@ -106,8 +110,8 @@ struct tuner {
   double estimate = 0;
   int launches_hot = 1;
 
-  tuner(const target& t_, const options& o_, std::size_t n_, mode m_, const device_info& dev_, cudaStream_t stream_,
-        l2_flusher& flusher_, timer& tm_)
+  tuner(const target& t_, const options& o_, std::size_t n_, mode m_, const device_info& dev_,
+        cudaStream_t stream_, l2_flusher& flusher_, timer& tm_)
       : t(t_), o(o_), n(n_), m(m_), dev(dev_), stream(stream_), flusher(flusher_), tm(tm_) {}
 
   void prepare() {
@@ -134,15 +138,16 @@ struct tuner {
     return [x, v, l](cudaStream_t s) {
       const cudaError_t err = l(x, v, s);
       if (err != cudaSuccess) {
-        throw bench_failure(std::string("launch: ") + cudaGetErrorString(err) + " (" + ew::last_error_message() +
-                            ")");
+        throw bench_failure(std::string("launch: ") + cudaGetErrorString(err) + " (" +
+                            ew::last_error_message() + ")");
       }
     };
   }
 
   void check(const config& c, const char* when) {
     const check_result r = t.compare(out.ptr, ref.ptr, n, t.rel_tol, stream);
-    if (r.bad != 0) throw bench_failure("wrong result " + std::string(when) + " for " + c.label() + ": " + describe(r, n));
+    if (r.bad != 0)
+      throw bench_failure("wrong result " + std::string(when) + " for " + c.label() + ": " + describe(r, n));
   }
 
   std::vector<double> time_once(const config& c, int samples) {
@@ -170,9 +175,11 @@ double gbps(const tuner& tu, double seconds) { return tu.bytes / seconds / 1e9; 
 void print_row(const tuner& tu, int rank, const result& r, const result& def) {
   const double margin = (def.st.median - r.st.median) / def.st.median * 100.0;
   const double spread = (r.st.p75 - r.st.p25) / r.st.median * 100.0;
-  std::printf("%3d  %-72s %9.2f us %8.1f GB/s  IQR %8.2f..%-8.2f  min..max %8.2f..%-8.2f  spread %5.2f%%  vs default %+6.2f%%\n",
-              rank, r.c.label().c_str(), r.st.median * 1e6, gbps(tu, r.st.median), r.st.p25 * 1e6, r.st.p75 * 1e6,
-              r.st.min * 1e6, r.st.max * 1e6, spread, margin);
+  std::printf(
+      "%3d  %-72s %9.2f us %8.1f GB/s  IQR %8.2f..%-8.2f  min..max %8.2f..%-8.2f  spread %5.2f%%  vs default "
+      "%+6.2f%%\n",
+      rank, r.c.label().c_str(), r.st.median * 1e6, gbps(tu, r.st.median), r.st.p25 * 1e6, r.st.p75 * 1e6,
+      r.st.min * 1e6, r.st.max * 1e6, spread, margin);
 }
 
 /// What one case found, for --emit-header: the fastest configuration ew ships (no wave cap, plain loads)
@@ -185,8 +192,8 @@ struct outcome {
 };
 
 /// One tuning case; throws bench_failure if a config computed a wrong result.
-outcome run_case(const target& t, const options& o, std::size_t n, mode m, cudaStream_t stream, l2_flusher& flusher,
-                 timer& tm, const device_info& dev) {
+outcome run_case(const target& t, const options& o, std::size_t n, mode m, cudaStream_t stream,
+                 l2_flusher& flusher, timer& tm, const device_info& dev) {
   const bool shippable_only = !o.emit_header.empty();
   std::printf("\n=== ew_tune: %s %s n=%zu %s L2 (%s) ===\n", t.op.c_str(), t.type.c_str(), n, mode_name(m),
               dev.name.c_str());
@@ -202,9 +209,10 @@ outcome run_case(const target& t, const options& o, std::size_t n, mode m, cudaS
   def.block = dp.block_threads;
   def.s = t.default_shape;
   def.is_default = true;
-  std::printf("ew default: %s (ew::tuning::default_kernel_shape, policy_for_cc(%d)); %.0f bytes per launch%s\n",
-              def.label().c_str(), dev.cc, tu.bytes,
-              m == mode::hot ? (", " + std::to_string(tu.launches_hot) + " launches per graph").c_str() : "");
+  std::printf(
+      "ew default: %s (ew::tuning::default_kernel_shape, policy_for_cc(%d)); %.0f bytes per launch%s\n",
+      def.label().c_str(), dev.cc, tu.bytes,
+      m == mode::hot ? (", " + std::to_string(tu.launches_hot) + " launches per graph").c_str() : "");
 
   // Phase 1: block x waves x shape, plain loads.
   std::vector<result> all;
@@ -291,7 +299,8 @@ outcome run_case(const target& t, const options& o, std::size_t n, mode m, cudaS
   const result def_final = fin.front();
   std::sort(fin.begin(), fin.end(), by_median);
 
-  std::printf("phase 3: top %d and the default, re-measured interleaved (3 rounds x %d samples):\n", o.top, o.samples);
+  std::printf("phase 3: top %d and the default, re-measured interleaved (3 rounds x %d samples):\n", o.top,
+              o.samples);
   int rank = 1;
   for (const result& r : fin) print_row(tu, rank++, r, def_final);
   std::printf("  default: %s  %.2f us  %.1f GB/s\n", def_final.c.label().c_str(), def_final.st.median * 1e6,
@@ -304,29 +313,34 @@ outcome run_case(const target& t, const options& o, std::size_t n, mode m, cudaS
   if (best.c.is_default || same(best.c, def_final.c)) {
     std::printf("verdict: ew's default is the fastest config measured.\n");
   } else if (margin <= spread) {
-    std::printf("verdict: best beats the default by %.2f%%, within the spread (%.2f%% IQR/median): keep the default.\n",
-                100.0 * margin, 100.0 * spread);
+    std::printf(
+        "verdict: best beats the default by %.2f%%, within the spread (%.2f%% IQR/median): keep the "
+        "default.\n",
+        100.0 * margin, 100.0 * spread);
   } else {
     std::printf("verdict: best beats the default by %.2f%%, more than the spread (%.2f%% IQR/median).\n",
                 100.0 * margin, 100.0 * spread);
   }
   std::printf("to make the best ew's default, in include/ew/detail/tuning.cuh:\n");
-  std::printf("  kernel_shape: loads_in_flight = %d (this op has %d input%s: %d vector%s per input per thread)\n",
-              best.c.s.unroll * t.arity, t.arity, t.arity > 1 ? "s" : "", best.c.s.unroll,
-              best.c.s.unroll > 1 ? "s" : "");
+  std::printf(
+      "  kernel_shape: loads_in_flight = %d (this op has %d input%s: %d vector%s per input per thread)\n",
+      best.c.s.unroll * t.arity, t.arity, t.arity > 1 ? "s" : "", best.c.s.unroll,
+      best.c.s.unroll > 1 ? "s" : "");
   if (best.c.s.load != load_hint::normal || best.c.waves != 0) {
-    std::printf("  (load hint %s, waves %d: not in ew; ship them in include/ew/detail/vector_access.cuh and "
-                "launch_shape.cuh first)\n",
-                hint_name(best.c.s.load), best.c.waves);
+    std::printf(
+        "  (load hint %s, waves %d: not in ew; ship them in include/ew/detail/vector_access.cuh and "
+        "launch_shape.cuh first)\n",
+        hint_name(best.c.s.load), best.c.waves);
   }
   std::printf("  policy_for_cc(%d): block_threads = %d%s", dev.cc, best.c.block,
               best.c.block == 0 ? " (auto: tile_vectors / vectors per thread)" : "");
   if (best.c.pdl >= 0) std::printf(", programmatic_launch = %s", best.c.pdl ? "true" : "false");
   std::printf("\n");
   if (best.c.s.vec != t.vec16) {
-    std::printf("  (vector width %d is narrower than ew's 16-byte default: pass it as ew::elementwise<Op, %d>, or "
-                "change detail::default_vec_width)\n",
-                best.c.s.vec, best.c.s.vec);
+    std::printf(
+        "  (vector width %d is narrower than ew's 16-byte default: pass it as ew::elementwise<Op, %d>, or "
+        "change detail::default_vec_width)\n",
+        best.c.s.vec, best.c.s.vec);
   }
   std::printf("  and cite this sweep (GPU, date, command) next to the constants.\n");
   outcome oc;
@@ -350,35 +364,69 @@ outcome run_case(const target& t, const options& o, std::size_t n, mode m, cudaS
   return oc;
 }
 
+/// Writes `text` as `//` comment lines indented by `indent` spaces, words wrapped within 110 columns (the
+/// project's limit, which scripts/check_format.sh holds every file to), continuation lines two spaces in.
+void write_comment(std::FILE* f, int indent, const std::string& text) {
+  constexpr std::size_t limit = 110;
+  std::string line = std::string(static_cast<std::size_t>(indent), ' ') + "//";
+  const std::string continuation = line + "  ";
+  bool empty = true;
+  std::stringstream words(text);
+  std::string w;
+  while (words >> w) {
+    if (!empty && line.size() + 1 + w.size() > limit) {
+      std::fprintf(f, "%s\n", line.c_str());
+      line = continuation;
+      empty = true;
+    }
+    line += " " + w;
+    empty = false;
+  }
+  std::fprintf(f, "%s\n", line.c_str());
+}
+
 /// Writes the policy header of --emit-header (include/ew/policy.cuh describes what a policy is).
 void write_header(const options& o, const std::vector<outcome>& cases, const device_info& dev, std::size_t n,
                   mode m, const std::string& command) {
   std::FILE* f = std::fopen(o.emit_header.c_str(), "w");
   if (f == nullptr) throw bench_failure("cannot write " + o.emit_header);
   const ew::tuning::launch_policy dp = ew::tuning::policy_for_cc(dev.cc);
-  std::fprintf(f, "// Generated by ew_tune; do not edit. %s (sm_%d, %d SMs), %s, driver CUDA %s, CCCL %s, ew %d.\n",
-               dev.name.c_str(), dev.cc, dev.sm_count, utc_now().c_str(), cuda_version_string(dev.driver_version).c_str(),
-               cccl_version_string().c_str(), EW_VERSION);
-  std::fprintf(f, "// Command: %s\n", command.c_str());
-  std::fprintf(f,
-               "// Each entry: the fastest configuration ew ships (no wave cap, plain loads) at n = %zu, %s L2, if it\n"
-               "// beat ew's default by more than the spread (IQR / median) of the final rounds; else ew's default.\n"
-               "// The run-time part applies on sm_%d only; other devices keep ew's own (include/ew/policy.cuh).\n"
-               "// Use: ew::elementwise<%s>(op, n, out, in, stream).\n",
-               n, mode_name(m), dev.cc, o.policy_name.c_str());
+  char buf[512];
+  std::snprintf(buf, sizeof buf,
+                "Generated by ew_tune; do not edit. %s (sm_%d, %d SMs), %s, driver CUDA %s, CCCL %s, ew %d.",
+                dev.name.c_str(), dev.cc, dev.sm_count, utc_now().c_str(),
+                cuda_version_string(dev.driver_version).c_str(), cccl_version_string().c_str(), EW_VERSION);
+  write_comment(f, 0, buf);
+  write_comment(f, 0, "Command: " + command);
+  std::snprintf(
+      buf, sizeof buf,
+      "Each entry: the fastest configuration ew ships (no wave cap, plain loads) at n = %zu, %s L2, if "
+      "it beat ew's default by more than the spread (IQR / median) of the final rounds; else ew's "
+      "default.",
+      n, mode_name(m));
+  write_comment(f, 0, buf);
+  std::snprintf(
+      buf, sizeof buf,
+      "The run-time part applies on sm_%d only; other devices keep ew's own (include/ew/policy.cuh).",
+      dev.cc);
+  write_comment(f, 0, buf);
+  write_comment(f, 0, "Use: ew::elementwise<" + o.policy_name + ">(op, n, out, in, stream).");
   std::fprintf(f, "#pragma once\n\n#include <ew/elementwise.cuh>\n\nstruct %s {\n", o.policy_name.c_str());
   std::fprintf(f, "  template <class Op>\n  static constexpr ew::policy_entry entry() {\n");
   bool first = true;
   for (const outcome& c : cases) {
     const target& t = *c.t;
-    std::fprintf(f, "    // %s %s: %s %.1f GB/s, ew's default %.1f GB/s (%+.2f%%, spread %.2f%%)%s\n", t.op.c_str(),
-                 t.type.c_str(), c.best.label().c_str(), c.best_GBps, c.default_GBps, 100.0 * c.margin, 100.0 * c.spread,
-                 c.beats_default ? "" : ": default kept");
+    std::snprintf(buf, sizeof buf, "%s %s: %s %.1f GB/s, ew's default %.1f GB/s (%+.2f%%, spread %.2f%%)%s",
+                  t.op.c_str(), t.type.c_str(), c.best.label().c_str(), c.best_GBps, c.default_GBps,
+                  100.0 * c.margin, 100.0 * c.spread, c.beats_default ? "" : ": default kept");
+    write_comment(f, 4, buf);
     if (!c.beats_default) continue;
     const int loads = c.best.s.unroll * t.arity;
     const bool pdl = c.best.pdl < 0 ? dp.programmatic_launch : c.best.pdl != 0;
-    std::fprintf(f, "    %sif constexpr (cuda::std::is_same_v<Op, %s>) {\n", first ? "" : "} else ", t.functor_type.c_str());
-    std::fprintf(f, "      return make(%d, %d, %d, %s);\n", c.best.s.vec, loads, c.best.block, pdl ? "true" : "false");
+    std::fprintf(f, "    %sif constexpr (cuda::std::is_same_v<Op, %s>) {\n", first ? "" : "} else ",
+                 t.functor_type.c_str());
+    std::fprintf(f, "      return make(%d, %d, %d, %s);\n", c.best.s.vec, loads, c.best.block,
+                 pdl ? "true" : "false");
     first = false;
   }
   if (first) {
@@ -491,14 +539,17 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (ok && o.standard && !o.emit_header.empty()) {
-    std::fprintf(stderr, "ew_tune: --emit-header takes --op/--type/--n/--mode, not --standard (whose cases differ "
-                         "in size and mode, and one policy entry per op and type can hold only one of them)\n");
+    std::fprintf(stderr,
+                 "ew_tune: --emit-header takes --op/--type/--n/--mode, not --standard (whose cases differ "
+                 "in size and mode, and one policy entry per op and type can hold only one of them)\n");
     return 2;
   }
   if (!ok || argc < 2) {
     std::fprintf(stderr,
-                 "usage: ew_tune --op=all|add,relu,clamp,scale_bias --type=all|f32,f16,bf16,f64 --n=N [--mode=cold|hot]\n"
-                 "               [--samples=10] [--top=8] [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] [--seed=N]\n"
+                 "usage: ew_tune --op=all|add,relu,clamp,scale_bias --type=all|f32,f16,bf16,f64 --n=N "
+                 "[--mode=cold|hot]\n"
+                 "               [--samples=10] [--top=8] [--blocks=0,128,256,512] [--waves=0,1,2,4,8,16,64] "
+                 "[--seed=N]\n"
                  "               [--emit-header=FILE [--policy-name=NAME]]\n"
                  "       ew_tune --standard\n");
     return 2;
@@ -513,14 +564,15 @@ int main(int argc, char** argv) {
     timer tm(stream, &flusher);
     std::string command;
     for (int i = 0; i < argc; ++i) command += (i ? " " : "") + std::string(argv[i]);
-    std::printf("ew_tune: %s (sm_%d, %d SMs), driver CUDA %s, runtime CUDA %s, CCCL %s, ew %d, %s\n", dev.name.c_str(),
-                dev.cc, dev.sm_count, cuda_version_string(dev.driver_version).c_str(),
+    std::printf("ew_tune: %s (sm_%d, %d SMs), driver CUDA %s, runtime CUDA %s, CCCL %s, ew %d, %s\n",
+                dev.name.c_str(), dev.cc, dev.sm_count, cuda_version_string(dev.driver_version).c_str(),
                 cuda_version_string(dev.runtime_version).c_str(), cccl_version_string().c_str(), EW_VERSION,
                 utc_now().c_str());
     std::printf("ew_tune: command: %s\n", command.c_str());
-    std::printf("ew_tune: cold = L2 flushed (memset + read of 2x L2) before each timed launch; hot = launches "
-                "replayed in a CUDA graph; times are per launch; seed %llu\n",
-                static_cast<unsigned long long>(o.seed));
+    std::printf(
+        "ew_tune: cold = L2 flushed (memset + read of 2x L2) before each timed launch; hot = launches "
+        "replayed in a CUDA graph; times are per launch; seed %llu\n",
+        static_cast<unsigned long long>(o.seed));
 
     struct job {
       std::string op, type;
@@ -540,14 +592,16 @@ int main(int argc, char** argv) {
     }
     for (const job& j : jobs) {
       if (find_target(targets, j.op, j.type) == nullptr) {
-        std::fprintf(stderr, "ew_tune: no table for %s %s (built: %s; cmake -DEW_TUNE_CASES=all builds every case)\n",
+        std::fprintf(stderr,
+                     "ew_tune: no table for %s %s (built: %s; cmake -DEW_TUNE_CASES=all builds every case)\n",
                      j.op.c_str(), j.type.c_str(), built_cases());
         return 2;
       }
     }
     std::vector<outcome> outcomes;
     for (const job& j : jobs) {
-      outcomes.push_back(run_case(*find_target(targets, j.op, j.type), o, j.n, j.m, stream, flusher, tm, dev));
+      outcomes.push_back(
+          run_case(*find_target(targets, j.op, j.type), o, j.n, j.m, stream, flusher, tm, dev));
     }
     if (!o.emit_header.empty()) write_header(o, outcomes, dev, o.n, o.m, command);
   } catch (const std::exception& ex) {

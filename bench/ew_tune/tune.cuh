@@ -41,8 +41,8 @@ struct shape {
   int vec = 0;
   int unroll = 0;
   load_hint load = load_hint::normal;
-  shape_launch launch = nullptr;          ///< ew's dispatcher (hint normal) or the variant launcher
-  shape_launch capped_launch = nullptr;   ///< the variant launcher, for grids capped in waves
+  shape_launch launch = nullptr;         ///< ew's dispatcher (hint normal) or the variant launcher
+  shape_launch capped_launch = nullptr;  ///< the variant launcher, for grids capped in waves
 };
 
 /// Everything ew_tune needs about one (op, type).
@@ -51,15 +51,16 @@ struct target {
   std::string functor_type;  ///< C++ spelling, e.g. "ew::add<float>" (for --emit-header)
   int arity = 1;
   std::size_t elem_size = 0;
-  int vec16 = 0;                    ///< elements in 16 bytes
-  std::vector<shape> shapes;        ///< default hint, every valid vec x unroll
-  std::vector<shape> hint_shapes;   ///< 16-byte vectors, every unroll x every other load hint
-  shape default_shape;              ///< ew's compiled default
+  int vec16 = 0;                   ///< elements in 16 bytes
+  std::vector<shape> shapes;       ///< default hint, every valid vec x unroll
+  std::vector<shape> hint_shapes;  ///< 16-byte vectors, every unroll x every other load hint
+  shape default_shape;             ///< ew's compiled default
   double rel_tol = 0;
   /// Fills host inputs (random, non-zero) and the host reference for n elements.
-  void (*make_data)(std::vector<unsigned char>& a, std::vector<unsigned char>& b, std::vector<unsigned char>& ref,
-                    std::size_t n, std::uint64_t seed) = nullptr;
-  check_result (*compare)(const void* got, const void* want, std::size_t n, double rel, cudaStream_t s) = nullptr;
+  void (*make_data)(std::vector<unsigned char>& a, std::vector<unsigned char>& b,
+                    std::vector<unsigned char>& ref, std::size_t n, std::uint64_t seed) = nullptr;
+  check_result (*compare)(const void* got, const void* want, std::size_t n, double rel,
+                          cudaStream_t s) = nullptr;
 };
 
 /// The functor each case tunes, as ew_bench's sweep calls it: clamp to [-1, 1], scale_bias 1.5 x - 0.25.
@@ -75,7 +76,9 @@ struct case_functor<ew::clamp<T>> {
 };
 template <class T>
 struct case_functor<ew::scale_bias<T>> {
-  static ew::scale_bias<T> make() { return ew::scale_bias<T>{ew::compute_t<T>(1.5), ew::compute_t<T>(-0.25)}; }
+  static ew::scale_bias<T> make() {
+    return ew::scale_bias<T>{ew::compute_t<T>(1.5), ew::compute_t<T>(-0.25)};
+  }
 };
 /// One instance per functor type (the launch functions are plain function pointers).
 template <class Op>
@@ -89,10 +92,10 @@ template <class Op, class T, int V, int U>
 cudaError_t launch_dispatch(const io& x, const variant_launch& v, cudaStream_t s) {
   T* out = static_cast<T*>(x.out);
   if constexpr (std::is_invocable_v<const Op&, T, T>) {
-    return ew::detail::dispatch<V, U>(case_op<Op>(), x.n, cuda::std::tuple<T*>(out),
-                                      cuda::std::tuple<const T*, const T*>(static_cast<const T*>(x.a),
-                                                                           static_cast<const T*>(x.b)),
-                                      s, &v.policy);
+    return ew::detail::dispatch<V, U>(
+        case_op<Op>(), x.n, cuda::std::tuple<T*>(out),
+        cuda::std::tuple<const T*, const T*>(static_cast<const T*>(x.a), static_cast<const T*>(x.b)), s,
+        &v.policy);
   } else {
     return ew::detail::dispatch<V, U>(case_op<Op>(), x.n, cuda::std::tuple<T*>(out),
                                       cuda::std::tuple<const T*>(static_cast<const T*>(x.a)), s, &v.policy);
@@ -187,12 +190,13 @@ target make_target(const char* op, Ref ref, double rel_tol = 0.0) {
   add_vecs<Op, T>(t.shapes, std::integer_sequence<int, 1, 2, 4, 8>{});
   add_unrolls<Op, T, v16, load_hint::streaming>(t.hint_shapes, unrolls{});
   add_unrolls<Op, T, v16, load_hint::no_allocate>(t.hint_shapes, unrolls{});
-  constexpr int du = ew::tuning::default_kernel_shape.unroll_for(std::is_invocable_v<const Op&, T, T> ? 2 : 1);
+  constexpr int du =
+      ew::tuning::default_kernel_shape.unroll_for(std::is_invocable_v<const Op&, T, T> ? 2 : 1);
   t.default_shape = make_shape<Op, T, v16, du, load_hint::normal>();
 
   static const Ref stored_ref = ref;  // one per instantiation (make_data is a plain function pointer)
-  t.make_data = [](std::vector<unsigned char>& a, std::vector<unsigned char>& b, std::vector<unsigned char>& r,
-                   std::size_t n, std::uint64_t seed) {
+  t.make_data = [](std::vector<unsigned char>& a, std::vector<unsigned char>& b,
+                   std::vector<unsigned char>& r, std::size_t n, std::uint64_t seed) {
     a.resize(n * sizeof(T));
     b.resize(n * sizeof(T));
     r.resize(n * sizeof(T));

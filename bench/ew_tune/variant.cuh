@@ -75,7 +75,8 @@ cudaError_t launch_variant(const Op& op, std::size_t n, T* out, const variant_la
   using out_ptrs = cuda::std::tuple<T*>;
   using operands = cuda::std::tuple<hinted_input<In, H>...>;
   constexpr auto kernel =
-      &ew::detail::elementwise_kernel<Op, Vec, Unroll, ew::detail::scalar_unroll<Vec, Unroll>, out_ptrs, operands>;
+      &ew::detail::elementwise_kernel<Op, Vec, Unroll, ew::detail::scalar_unroll<Vec, Unroll>, out_ptrs,
+                                      operands>;
   const ew::detail::pointer_info ptrs[] = {ew::detail::info_of(out), ew::detail::info_of(ins)...};
   const int head = ew::detail::vector_head(ptrs, static_cast<int>(sizeof...(In)) + 1, Vec);
   ew::detail::launch_plan plan = ew::detail::plan_paths<Vec, Unroll>(n, head, v.policy);
@@ -85,8 +86,8 @@ cudaError_t launch_variant(const Op& op, std::size_t n, T* out, const variant_la
   if (err != cudaSuccess) return err;
   if (v.waves > 0) {
     int per_sm = 0;
-    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, static_cast<int>(plan.shape.block_threads),
-                                                        0);
+    err = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel,
+                                                        static_cast<int>(plan.shape.block_threads), 0);
     if (err != cudaSuccess) return err;
     const std::size_t cap = static_cast<std::size_t>(v.waves) * sms * (per_sm < 1 ? 1 : per_sm);
     if (plan.shape.blocks > cap) plan.shape.blocks = cap;

@@ -4,7 +4,8 @@
 #include <cuda/std/version>
 
 #ifdef EWB_EXPECT_CCCL_VERSION
-static_assert(CCCL_VERSION == EWB_EXPECT_CCCL_VERSION, "built against another CCCL than EW_BENCH_CCCL_INCLUDE_DIR");
+static_assert(CCCL_VERSION == EWB_EXPECT_CCCL_VERSION,
+              "built against another CCCL than EW_BENCH_CCCL_INCLUDE_DIR");
 #endif
 #include <cuda_runtime.h>
 

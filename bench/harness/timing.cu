@@ -99,7 +99,8 @@ cudaGraphExec_t capture_graph(const launch_fn& fn, int launches, cudaStream_t st
   return exec;
 }
 
-std::vector<std::vector<double>> timer::hot_round(const std::vector<launch_fn>& fns, int launches, int samples) {
+std::vector<std::vector<double>> timer::hot_round(const std::vector<launch_fn>& fns, int launches,
+                                                  int samples) {
   const int K = static_cast<int>(fns.size());
   ensure_events(samples * K);
   struct graphs {

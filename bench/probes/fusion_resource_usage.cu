@@ -21,12 +21,13 @@ int main() {
   instantiate(ew::sigmoid<float>{}, x);
   // Fused.
   instantiate(ew::compose(ew::sigmoid<float>{}, ew::scale_bias<float>{2.f, 1.f}), x);  // sigmoid(x) * 2 + 1
-  instantiate(ew::compose(ew::sigmoid<float>{}, ew::scale_bias<float>{2.f, 0.f}, ew::scale_bias<float>{1.f, 1.f}),
-              x);                                                                 // the same as three stages
-  instantiate(ew::compose(ew::add<float>{}, ew::relu<float>{}), x, r);             // relu(x + r)
-  instantiate(ew::gelu<float>{}, x);                                               // exact GELU
+  // The same as three stages.
+  instantiate(
+      ew::compose(ew::sigmoid<float>{}, ew::scale_bias<float>{2.f, 0.f}, ew::scale_bias<float>{1.f, 1.f}), x);
+  instantiate(ew::compose(ew::add<float>{}, ew::relu<float>{}), x, r);                 // relu(x + r)
+  instantiate(ew::gelu<float>{}, x);                                                   // exact GELU
   instantiate(ew::compose(ew::scale_bias<float>{1.5f, 0.25f}, ew::gelu<float>{}), x);  // gelu(a x + b)
-  instantiate(ew::compose(ew::sigmoid<float>{}, ew::tanh<float>{}), x);            // tanh(sigmoid(x))
+  instantiate(ew::compose(ew::sigmoid<float>{}, ew::tanh<float>{}), x);                // tanh(sigmoid(x))
   // Two outputs.
   float* s = nullptr;
   float* c = nullptr;

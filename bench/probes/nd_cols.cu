@@ -142,9 +142,18 @@ void sweep(const char* name, const Op& op, const ew::extents<R>& e, const OutT& 
   CK(call.prepare(e, outs, ins));
   if (call.plan.head < 0 || call.plan.cols % Vec != 0) std::printf("%s: not a probe cell\n", name);
 #define EWP_ROW(MB, RO, CO) run_one<MB, RO, CO, Vec, R>(name, op, call, outs, ins, relu_us);
+  // clang-format off: one row a line (clang-format joins macro calls without a semicolon)
   EWP_ROW(4, 2, 1)
-  EWP_ROW(4, 1, 2) EWP_ROW(4, 1, 4) EWP_ROW(4, 2, 2) EWP_ROW(8, 1, 1) EWP_ROW(8, 1, 2) EWP_ROW(8, 1, 4)
-      EWP_ROW(6, 1, 2) EWP_ROW(6, 1, 4) EWP_ROW(6, 2, 2)
+  EWP_ROW(4, 1, 2)
+  EWP_ROW(4, 1, 4)
+  EWP_ROW(4, 2, 2)
+  EWP_ROW(8, 1, 1)
+  EWP_ROW(8, 1, 2)
+  EWP_ROW(8, 1, 4)
+  EWP_ROW(6, 1, 2)
+  EWP_ROW(6, 1, 4)
+  EWP_ROW(6, 2, 2)
+  // clang-format on
 #undef EWP_ROW
 }
 }  // namespace

@@ -51,8 +51,9 @@ void sweep(const char* name, double bytes, const Op& op, const ew::extents<R>& e
               call.plan.head);
 #define EWP_ROW(MB, VR) run_one<MB, VR, Vec, R>(name, bytes, op, call, outs, ins, relu_us);
   EWP_ROW(4, 1)
-  EWP_ROW(4, 2) EWP_ROW(4, 4) EWP_ROW(4, 8) EWP_ROW(2, 2) EWP_ROW(2, 4) EWP_ROW(2, 8) EWP_ROW(8, 1)
-      EWP_ROW(8, 2) EWP_ROW(8, 4)
+  EWP_ROW(4, 2)
+  EWP_ROW(4, 4)
+  EWP_ROW(4, 8) EWP_ROW(2, 2) EWP_ROW(2, 4) EWP_ROW(2, 8) EWP_ROW(8, 1) EWP_ROW(8, 2) EWP_ROW(8, 4)
 #undef EWP_ROW
 }
 

@@ -95,8 +95,8 @@ std::uint64_t element_count(const extents<R>& e) {
 template <class Tuple>
 inline constexpr bool all_1d_outputs = false;
 template <class... A>
-inline constexpr bool all_1d_outputs<cuda::std::tuple<A...>> =
-    ((cuda::std::is_pointer_v<A> || is_reduce_target_v<A>) && ...);
+inline constexpr bool all_1d_outputs<cuda::std::tuple<A...>> = ((cuda::std::is_pointer_v<A> ||
+                                                                 is_reduce_target_v<A>)&&...);
 }  // namespace EW_DETAIL_CONFIG_NAMESPACE
 }  // namespace detail
 
@@ -135,9 +135,10 @@ template <class Op, int VecWidth = vec_auto, class Out, class In>
                 "ew::elementwise: a 1-D launch writes pointers; an ew::strided output needs an "
                 "N-dimensional launch (ew::extents{...} instead of n)");
   const auto ins = detail::input_tuple(in);
-  return detail::with_side_reductions(op, detail::output_tuple(out), ins, n, [&](const auto& o, const auto& outs) {
-    return detail::dispatch_default<VecWidth>(o, n, outs, ins, stream);
-  });
+  return detail::with_side_reductions(op, detail::output_tuple(out), ins, n,
+                                      [&](const auto& o, const auto& outs) {
+                                        return detail::dispatch_default<VecWidth>(o, n, outs, ins, stream);
+                                      });
 }
 
 /// Applies `op` at every coordinate of the N-dimensional shape `shape` (`ew::extents{d0, d1, ...}`,
@@ -182,9 +183,10 @@ template <class Policy, int VecWidth = vec_auto, class Op, class Out, class In,
                 "ew::elementwise: a 1-D launch writes pointers; an ew::strided output needs an "
                 "N-dimensional launch (ew::extents{...} instead of n)");
   const auto ins = detail::input_tuple(in);
-  return detail::with_side_reductions(op, detail::output_tuple(out), ins, n, [&](const auto& o, const auto& outs) {
-    return detail::dispatch_policy<Policy, VecWidth>(o, n, outs, ins, stream);
-  });
+  return detail::with_side_reductions(
+      op, detail::output_tuple(out), ins, n, [&](const auto& o, const auto& outs) {
+        return detail::dispatch_policy<Policy, VecWidth>(o, n, outs, ins, stream);
+      });
 }
 
 /// Sets a side reduction's location to its reduction's identity (`-inf` for max, `+inf` for min, 0 for

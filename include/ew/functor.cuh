@@ -61,7 +61,8 @@ inline constexpr bool is_half_precision_v =
 /// True for the FP8 types of cuda_fp8.h: `__nv_fp8_e4m3` (4 exponent bits, 3 mantissa bits, finite to
 /// +-448, no infinity) and `__nv_fp8_e5m2` (5 and 2, finite to +-57344, with infinities).
 template <class T>
-inline constexpr bool is_fp8_v = cuda::std::is_same_v<T, __nv_fp8_e4m3> || cuda::std::is_same_v<T, __nv_fp8_e5m2>;
+inline constexpr bool is_fp8_v =
+    cuda::std::is_same_v<T, __nv_fp8_e4m3> || cuda::std::is_same_v<T, __nv_fp8_e5m2>;
 
 /// True for the floating types narrower than float (16-bit and FP8): they compute in float and round once.
 template <class T>
@@ -135,7 +136,8 @@ EW_HD To integer_to_16_bit(I x) {
 
 /// The cuda_fp8.h interpretation of FP8 type `T`.
 template <class T>
-inline constexpr __nv_fp8_interpretation_t fp8_kind = cuda::std::is_same_v<T, __nv_fp8_e4m3> ? __NV_E4M3 : __NV_E5M2;
+inline constexpr __nv_fp8_interpretation_t fp8_kind =
+    cuda::std::is_same_v<T, __nv_fp8_e4m3> ? __NV_E4M3 : __NV_E5M2;
 
 /// An FP8 value of type `T` from its bits.
 template <class T>
@@ -183,8 +185,8 @@ EW_HD To float_to_fp8(F x) {
 /// - to `__half` / `__nv_bfloat16`: rounded to nearest, ties to even, once (from float, double or the exact
 ///   integer), overflowing to infinity;
 /// - to `__nv_fp8_e4m3` / `__nv_fp8_e5m2`: rounded to nearest, ties to even, once, saturating to the finite
-///   range (`ew::saturation::finite`; infinities too), NaN staying NaN; `ew::convert<To, ew::saturation::none>`
-///   overflows to NaN (e4m3) or infinity (e5m2) instead;
+///   range (`ew::saturation::finite`; infinities too), NaN staying NaN; `ew::convert<To,
+///   ew::saturation::none>` overflows to NaN (e4m3) or infinity (e5m2) instead;
 /// - from FP8: exact to float (then as from float);
 /// - floating to integer (`bool` aside): NaN gives 0, otherwise truncation toward zero, saturated to the
 ///   integer's range (300.0 -> int8 is 127, -1.0 -> uint8 is 0, 1e30 -> int32 is INT_MAX), as the GPU's

@@ -43,10 +43,11 @@
 namespace ew {
 
 /// Rejects an integer `T` for an op that only makes sense on floating types.
-#define EW_DETAIL_FLOATING_ONLY(T, name)                                                          \
-  static_assert(::ew::is_floating_v<T>, "ew::" name                                               \
-                                        "<T>: T must be a floating type (float, double, __half, " \
-                                        "__nv_bfloat16, __nv_fp8_e4m3, __nv_fp8_e5m2); this op has no integer version")
+#define EW_DETAIL_FLOATING_ONLY(T, name)                                  \
+  static_assert(::ew::is_floating_v<T>,                                   \
+                "ew::" name                                               \
+                "<T>: T must be a floating type (float, double, __half, " \
+                "__nv_bfloat16, __nv_fp8_e4m3, __nv_fp8_e5m2); this op has no integer version")
 
 // --- Arithmetic (every element type) ----------------------------------------------------------------------
 

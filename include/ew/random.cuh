@@ -79,9 +79,10 @@ EW_HD philox_block philox4x32_10(philox_block counter, std::uint32_t key0, std::
 
 /// Block `q` of the stream of `key`: `philox4x32_10({offset_lo, offset_hi, q_lo, q_hi}, {seed_lo, seed_hi})`.
 EW_HD philox_block philox_stream_block(const philox_seed& key, std::uint64_t q) {
-  return philox4x32_10(philox_block{static_cast<std::uint32_t>(key.offset), static_cast<std::uint32_t>(key.offset >> 32),
-                                    static_cast<std::uint32_t>(q), static_cast<std::uint32_t>(q >> 32)},
-                       static_cast<std::uint32_t>(key.seed), static_cast<std::uint32_t>(key.seed >> 32));
+  return philox4x32_10(
+      philox_block{static_cast<std::uint32_t>(key.offset), static_cast<std::uint32_t>(key.offset >> 32),
+                   static_cast<std::uint32_t>(q), static_cast<std::uint32_t>(q >> 32)},
+      static_cast<std::uint32_t>(key.seed), static_cast<std::uint32_t>(key.seed >> 32));
 }
 
 /// What a random operand gives each element.
@@ -189,10 +190,10 @@ struct random_input {
   EW_HD static vector_word<value_type, Vec> vector_at(const philox_seed& k, std::uint64_t q) {
     constexpr int blocks = (First + Vec + 3) / 4;
     philox_block b[blocks];
-  EW_DETAIL_UNROLL
+    EW_DETAIL_UNROLL
     for (int j = 0; j < blocks; ++j) b[j] = philox_stream_block(k, q + static_cast<std::uint64_t>(j));
     vector_word<value_type, Vec> u;
-  EW_DETAIL_UNROLL
+    EW_DETAIL_UNROLL
     for (int j = 0; j < Vec; ++j) u.elements.v[j] = from_block(b[(First + j) / 4], (First + j) % 4);
     return u;
   }

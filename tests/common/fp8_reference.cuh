@@ -50,7 +50,8 @@ inline double max_finite(format f) { return f == format::e4m3 ? 448.0 : 57344.0;
 
 /// `x` rounded to nearest, ties to even code, as format `f`; `saturate`: past the finite range (infinity
 /// included) to +-max; otherwise to NaN (E4M3) or infinity (E5M2), the tie at max + half an ulp going to the
-/// even neighbour (E4M3: max, whose code is even; E5M2: infinity, as max's code is odd). NaN gives a NaN code.
+/// even neighbour (E4M3: max, whose code is even; E5M2: infinity, as max's code is odd). NaN gives a NaN
+/// code.
 inline std::uint8_t encode(format f, double x, bool saturate) {
   if (std::isnan(x)) return 0x7f;
   const std::uint8_t sign = std::signbit(x) ? 0x80 : 0x00;
@@ -62,7 +63,8 @@ inline std::uint8_t encode(format f, double x, bool saturate) {
     if (saturate) return sign | max_code;
     const bool past = f == format::e4m3 ? a > mx + half_ulp_top : a >= mx + half_ulp_top;
     if (!past) return sign | max_code;
-    return f == format::e4m3 ? static_cast<std::uint8_t>(sign | 0x7f) : static_cast<std::uint8_t>(sign | 0x7c);
+    return f == format::e4m3 ? static_cast<std::uint8_t>(sign | 0x7f)
+                             : static_cast<std::uint8_t>(sign | 0x7c);
   }
   // Nearest among the non-negative finite codes 0..max_code (their values increase with the code).
   int best = 0;
@@ -121,7 +123,9 @@ inline std::vector<float> float_cases(format f, std::size_t random, std::uint64_
 
 /// `x`'s code as an integer ordered like the values (negative codes below positive ones): adjacent values
 /// differ by 1, so `|ordinal(a) - ordinal(b)| <= 1` means "the same or a neighbour".
-inline int ordinal(std::uint8_t b) { return (b & 0x80) ? -static_cast<int>(b & 0x7f) : static_cast<int>(b & 0x7f); }
+inline int ordinal(std::uint8_t b) {
+  return (b & 0x80) ? -static_cast<int>(b & 0x7f) : static_cast<int>(b & 0x7f);
+}
 
 }  // namespace fp8
 }  // namespace ew_test

@@ -82,13 +82,15 @@ T from_double(double d) {
 template <class T, class F>
 T int_wrap(T a, T b, F f) {
   using U = std::make_unsigned_t<T>;
-  return static_cast<T>(f(static_cast<std::uint64_t>(static_cast<U>(a)), static_cast<std::uint64_t>(static_cast<U>(b))));
+  return static_cast<T>(
+      f(static_cast<std::uint64_t>(static_cast<U>(a)), static_cast<std::uint64_t>(static_cast<U>(b))));
 }
 
 // add, sub, mul, div. The float reference rounds the double result again, which is the correctly rounded
-// float result: a sum, product or quotient of two p-bit numbers rounded first to p' bits and then to p bits is
-// the correctly rounded one when p' >= 2p + 2 (Figueroa, "When is double rounding innocuous?", SIGNUM 1995;
-// 2p + 1 suffices for + and -, 2p for * and /), and 53 >= 2 * 24 + 2. (The float product is exact in double.)
+// float result: a sum, product or quotient of two p-bit numbers rounded first to p' bits and then to p bits
+// is the correctly rounded one when p' >= 2p + 2 (Figueroa, "When is double rounding innocuous?", SIGNUM
+// 1995; 2p + 1 suffices for + and -, 2p for * and /), and 53 >= 2 * 24 + 2. (The float product is exact in
+// double.)
 
 /// a + b
 template <class T>
@@ -160,7 +162,8 @@ T ref_scale_bias(T x, double alpha, double beta) {
   if constexpr (std::is_integral_v<T>) {
     return ref_add(ref_mul(static_cast<T>(alpha), x), static_cast<T>(beta));
   } else if constexpr (std::is_same_v<T, double>) {
-    return std::fma(alpha, x, beta);  // double has no wider type here: the reference is the correctly rounded fma
+    // double has no wider type here: the reference is the correctly rounded fma.
+    return std::fma(alpha, x, beta);
   } else if constexpr (exact::is_16_v<T>) {
     return exact::scale_bias(static_cast<float>(alpha), x, static_cast<float>(beta));  // exact, one rounding
   } else {
@@ -231,15 +234,21 @@ T round_to(ldouble v) {
 /// Significand bits (with the implicit one) and minimum normal exponent of T.
 template <class T>
 constexpr int precision_bits() {
-  if constexpr (std::is_same_v<T, __half>) return 11;
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return 8;
-  else return std::numeric_limits<T>::digits;
+  if constexpr (std::is_same_v<T, __half>)
+    return 11;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return 8;
+  else
+    return std::numeric_limits<T>::digits;
 }
 template <class T>
 constexpr int min_exponent() {  // of the smallest normal, 2^min_exponent
-  if constexpr (std::is_same_v<T, __half>) return -14;
-  else if constexpr (std::is_same_v<T, __nv_bfloat16>) return -126;
-  else return std::numeric_limits<T>::min_exponent - 1;
+  if constexpr (std::is_same_v<T, __half>)
+    return -14;
+  else if constexpr (std::is_same_v<T, __nv_bfloat16>)
+    return -126;
+  else
+    return std::numeric_limits<T>::min_exponent - 1;
 }
 
 /// The spacing of T's values at |w| (w finite).
@@ -255,7 +264,8 @@ ldouble compute_unit() {
   return std::ldexp(ldouble(1), -std::numeric_limits<ew::compute_t<T>>::digits);
 }
 
-// --- References (long double, from the definitions) ----------------------------------------------------------
+// --- References (long double, from the definitions)
+// ----------------------------------------------------------
 
 inline ldouble ref_sigmoid(ldouble x) { return 1 / (1 + std::exp(-x)); }
 inline ldouble ref_tanh(ldouble x) { return std::tanh(x); }
@@ -338,9 +348,12 @@ const unary_spec& spec_leaky_relu() {
 
 template <class T>
 std::uint64_t spec_ulps(const unary_spec& s) {
-  if constexpr (std::is_same_v<T, float>) return s.ulps_f32;
-  else if constexpr (std::is_same_v<T, double>) return s.ulps_f64;
-  else return s.ulps_16;
+  if constexpr (std::is_same_v<T, float>)
+    return s.ulps_f32;
+  else if constexpr (std::is_same_v<T, double>)
+    return s.ulps_f64;
+  else
+    return s.ulps_16;
 }
 
 /// kappa(x) = |x f'(x) / f(x)|, by a central difference on the long double reference.
@@ -359,7 +372,8 @@ std::uint64_t allowed_ulps(const unary_spec& s, ldouble x, ldouble want_ld) {
   if (!std::isfinite(want_ld)) return allowed;
   const ldouble w = std::fabs(want_ld);
   const ldouble denorm_min = std::ldexp(ldouble(1), min_exponent<T>() - (precision_bits<T>() - 1));
-  allowed += static_cast<std::uint64_t>(std::fmin((2 * std::fabs(x) + 2) * denorm_min / ulp_of<T>(w), ldouble(1e9)));
+  allowed +=
+      static_cast<std::uint64_t>(std::fmin((2 * std::fabs(x) + 2) * denorm_min / ulp_of<T>(w), ldouble(1e9)));
   if (s.cond > 0 && w > 0) {
     const ldouble extra = s.cond * condition_number(s.ref, x) * compute_unit<T>() * w / ulp_of<T>(w);
     allowed += static_cast<std::uint64_t>(std::ceil(std::fmin(extra, ldouble(1e9))));
@@ -383,8 +397,8 @@ std::string check_unary_value(const unary_spec& s, T x, T got) {
     if (d <= allowed) return {};
     std::ostringstream os;
     os.precision(17);
-    os << s.name << "<" << type_name<T>() << ">(" << static_cast<double>(xl) << "): got " << g << " want " << w
-       << " (" << d << " ulp, allowed " << allowed << ")";
+    os << s.name << "<" << type_name<T>() << ">(" << static_cast<double>(xl) << "): got " << g << " want "
+       << w << " (" << d << " ulp, allowed " << allowed << ")";
     return os.str();
   }
   std::ostringstream os;
@@ -440,12 +454,12 @@ T ref_int_div(T a, T b) {
   }
 }
 
-/// axpby's bound. __half and __nv_bfloat16: none, ew rounds the exact alpha x + beta y once (alpha and beta as
-/// the op holds them, in float): bit for bit against exact16.cuh (any NaN for NaN). float and double:
-/// fma(alpha, x, beta * y) rounds beta * y once and the fma once, each within half a unit u of
-/// the compute type, so |got - exact| <= u (|beta y| + |exact|) before the final rounding to T, which adds at
-/// most 1 ulp of T. Checked as: 1 ulp, or an absolute u (|alpha x| + 2 |beta y|), which covers cancellation
-/// between the two terms. Integers: wrapping, from the definition in unsigned 64-bit arithmetic.
+/// axpby's bound. __half and __nv_bfloat16: none, ew rounds the exact alpha x + beta y once (alpha and beta
+/// as the op holds them, in float): bit for bit against exact16.cuh (any NaN for NaN). float and double:
+/// fma(alpha, x, beta * y) rounds beta * y once and the fma once, each within half a unit u of the compute
+/// type, so |got - exact| <= u (|beta y| + |exact|) before the final rounding to T, which adds at most 1 ulp
+/// of T. Checked as: 1 ulp, or an absolute u (|alpha x| + 2 |beta y|), which covers cancellation between the
+/// two terms. Integers: wrapping, from the definition in unsigned 64-bit arithmetic.
 template <class T>
 bool axpby_within_bound(double alpha, double beta, T x, T y, T got) {
   if constexpr (std::is_integral_v<T>) {
@@ -469,9 +483,9 @@ bool axpby_within_bound(double alpha, double beta, T x, T y, T got) {
 }
 
 /// Inputs for the functor tests: every value of a 16-bit type (NaNs, infinities and subnormals included);
-/// for float and double, `n` values (the extremes first): a seeded mix of log-uniform magnitudes 2^-30..2^14 of either
-/// sign, uniform values in [-25, 25], and the extremes (+-0, +-inf, NaN, max, lowest, smallest normal,
-/// +-denorm_min, huge and tiny magnitudes, and the thresholds the ops switch at).
+/// for float and double, `n` values (the extremes first): a seeded mix of log-uniform magnitudes 2^-30..2^14
+/// of either sign, uniform values in [-25, 25], and the extremes (+-0, +-inf, NaN, max, lowest, smallest
+/// normal, +-denorm_min, huge and tiny magnitudes, and the thresholds the ops switch at).
 template <class T>
 std::vector<T> functor_inputs(std::size_t n, std::uint64_t seed) {
   std::vector<T> v;
@@ -483,14 +497,15 @@ std::vector<T> functor_inputs(std::size_t n, std::uint64_t seed) {
     }
   } else {
     const double inf = std::numeric_limits<double>::infinity();
-    for (double d : {0.0, -0.0, inf, -inf, std::nan(""), 1.0, -1.0, 3.0, -3.0, 2.999, -2.999, 20.0, 20.0001,
-                     19.999, 88.72, 88.73, -87.5, -88.8, -103.9, -104.0, 709.7, -708.5, -745.0, 1e10, -1e10, 1e20,
-                     -1e20, 1e30, -1e30, 1e-30, -1e-30, 1e-40, -1e-40}) {
+    for (double d :
+         {0.0,    -0.0,    inf,    -inf,  std::nan(""), 1.0,   -1.0,  3.0,    -3.0,   2.999, -2.999,
+          20.0,   20.0001, 19.999, 88.72, 88.73,        -87.5, -88.8, -103.9, -104.0, 709.7, -708.5,
+          -745.0, 1e10,    -1e10,  1e20,  -1e20,        1e30,  -1e30, 1e-30,  -1e-30, 1e-40, -1e-40}) {
       v.push_back(static_cast<T>(d));
     }
-    for (T x : {std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(), std::numeric_limits<T>::min(),
-                -std::numeric_limits<T>::min(), std::numeric_limits<T>::denorm_min(),
-                -std::numeric_limits<T>::denorm_min()}) {
+    for (T x : {std::numeric_limits<T>::max(), std::numeric_limits<T>::lowest(),
+                std::numeric_limits<T>::min(), -std::numeric_limits<T>::min(),
+                std::numeric_limits<T>::denorm_min(), -std::numeric_limits<T>::denorm_min()}) {
       v.push_back(x);
     }
     std::mt19937_64 rng(seed);

@@ -45,7 +45,8 @@ int main(int argc, char* argv[]) {
     if (err != cudaSuccess) count = 0;
     cudaGetLastError();  // a failed query's error, so that it does not linger for the tests
     if (needs_no_gpu && count > 0) {
-      std::printf("SKIPPED: the selected tests need a machine without a usable CUDA device (found %d)\n", count);
+      std::printf("SKIPPED: the selected tests need a machine without a usable CUDA device (found %d)\n",
+                  count);
       return 77;
     }
     if (count < required) {

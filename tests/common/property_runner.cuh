@@ -235,7 +235,8 @@ T ref_mad3(T a, T b, T c) {
 }
 /// mad3's bound against ref_mad3: 1 ULP for f32 (the reference rounds twice) and for the 16-bit types (mad3
 /// rounds twice: fmaf's result, within half a float ulp, rounded again to T moves at most one step of T from
-/// the correctly rounded value); 0 for f64 and integers. ew::fma's bound is fma_ulps (0 for the 16-bit types).
+/// the correctly rounded value); 0 for f64 and integers. ew::fma's bound is fma_ulps (0 for the 16-bit
+/// types).
 template <class T>
 constexpr std::uint64_t mad3_ulps() {
   return std::is_same_v<T, float> || exact::is_16_v<T> ? 1 : 0;
@@ -245,8 +246,9 @@ constexpr std::uint64_t mad3_ulps() {
 template <class To>
 struct to {
   template <class From>
-  EW_HD
-  To operator()(From x) const { return ew::convert<To>(x); }
+  EW_HD To operator()(From x) const {
+    return ew::convert<To>(x);
+  }
 };
 /// f16 + f32 -> f32.
 struct widen_add {
@@ -322,9 +324,11 @@ void add_same_type_ops(registry& r) {
         fma_ulps<T>());
   }
   add<types<T>, types<T, T, T>>(
-      r, "mad3 " + t, mad3<T>{}, [](T a, T b, T c) { return std::tuple<T>(ref_mad3(a, b, c)); }, mad3_ulps<T>());
+      r, "mad3 " + t, mad3<T>{}, [](T a, T b, T c) { return std::tuple<T>(ref_mad3(a, b, c)); },
+      mad3_ulps<T>());
   add<types<T>, types<T, T, T>>(
-      r, "fma " + t, ew::fma<T>{}, [](T a, T b, T c) { return std::tuple<T>(ref_mad3(a, b, c)); }, fma_ulps<T>());
+      r, "fma " + t, ew::fma<T>{}, [](T a, T b, T c) { return std::tuple<T>(ref_mad3(a, b, c)); },
+      fma_ulps<T>());
   if constexpr (exact::is_16_v<T>) {
     const float a = 1.0f - 0x1p-24f, b = 0.3f;  // alpha x moves x by less than one float rounding resolves
     add<types<T>, types<T, T>>(

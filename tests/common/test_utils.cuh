@@ -28,12 +28,12 @@
 namespace ew_test {
 
 /// Fails the current test with CUDA's message when `expr` is not cudaSuccess.
-#define EW_REQUIRE_CUDA(expr)                                                                             \
-  do {                                                                                                     \
-    const cudaError_t ew_test_err_ = (expr);                                                               \
-    INFO(#expr << " -> " << cudaGetErrorName(ew_test_err_) << ": " << cudaGetErrorString(ew_test_err_)     \
-               << " / ew: " << ew::last_error_message());                                                  \
-    REQUIRE(ew_test_err_ == cudaSuccess);                                                                  \
+#define EW_REQUIRE_CUDA(expr)                                                                          \
+  do {                                                                                                 \
+    const cudaError_t ew_test_err_ = (expr);                                                           \
+    INFO(#expr << " -> " << cudaGetErrorName(ew_test_err_) << ": " << cudaGetErrorString(ew_test_err_) \
+               << " / ew: " << ew::last_error_message());                                              \
+    REQUIRE(ew_test_err_ == cudaSuccess);                                                              \
   } while (0)
 
 /// Element types the core tests cover.
@@ -276,8 +276,9 @@ class guarded_buffer {
   std::size_t bytes_ = 0, offset_ = 0, guard_ = guard_bytes;
 };
 
-/// The host type of a downloaded element: T itself, except bool, which comes back as its byte (a std::vector<bool>
-/// has no contiguous storage, and a byte that is neither 0 nor 1, such as the poison, is no valid bool).
+/// The host type of a downloaded element: T itself, except bool, which comes back as its byte (a
+/// std::vector<bool> has no contiguous storage, and a byte that is neither 0 nor 1, such as the poison, is no
+/// valid bool).
 template <class T>
 using host_element_t = std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>;
 
@@ -352,8 +353,9 @@ cudaError_t run_in_mode(launch_mode mode, cudaStream_t stream, F&& issue) {
 /// The sizes every launcher test covers: around warp, vector, block and tile boundaries, and one
 /// large prime-ish size.
 inline const std::vector<std::size_t>& edge_sizes() {
-  static const std::vector<std::size_t> sizes{0,   1,   2,   3,   4,    5,    7,    8,   15,  16,  17,     31, 32,
-                                              33,  127, 128, 129, 255, 256, 257, 4095, 4096, 4097, 1000003};
+  static const std::vector<std::size_t> sizes{0,   1,   2,   3,   4,    5,    7,    8,
+                                              15,  16,  17,  31,  32,   33,   127,  128,
+                                              129, 255, 256, 257, 4095, 4096, 4097, 1000003};
   return sizes;
 }
 

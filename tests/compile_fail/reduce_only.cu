@@ -3,5 +3,6 @@
 int main() {
   float* x = nullptr;
   float* m = nullptr;
-  return static_cast<int>(ew::elementwise(ew::abs<float>{}, 16, ew::out(ew::reduce_into<ew::reduction::max>(m)), x));
+  return static_cast<int>(
+      ew::elementwise(ew::abs<float>{}, 16, ew::out(ew::reduce_into<ew::reduction::max>(m)), x));
 }

@@ -42,7 +42,9 @@ struct scale_triple {
   EW_HD triple operator()(triple t, float s) const { return triple{t.x * s, t.y + s, t.z - t.x}; }
 };
 
-float value(std::mt19937_64& rng) { return static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 64.0f; }
+float value(std::mt19937_64& rng) {
+  return static_cast<float>(static_cast<int>(rng() % 2001) - 1000) / 64.0f;
+}
 
 template <class T>
 bool bytes_equal(const T& a, const T& b) {
@@ -97,8 +99,8 @@ TEST_CASE("element types of any size: float3, an under-aligned 16-byte struct, a
             EW_REQUIRE_CUDA(cudaMemcpy(in, x.data(), n * sizeof(quad), cudaMemcpyHostToDevice));
             EW_REQUIRE_CUDA(cudaMemset(out, 0x7B, n * sizeof(quad)));
             EW_REQUIRE_CUDA(cudaDeviceSynchronize());
-            EW_REQUIRE_CUDA(
-                run_in_mode(mode, stream, [&](cudaStream_t s) { return ew::elementwise(rotate_quad{}, n, out, in, s); }));
+            EW_REQUIRE_CUDA(run_in_mode(
+                mode, stream, [&](cudaStream_t s) { return ew::elementwise(rotate_quad{}, n, out, in, s); }));
             std::vector<quad> y(n);
             EW_REQUIRE_CUDA(cudaMemcpy(y.data(), out, n * sizeof(quad), cudaMemcpyDeviceToHost));
             std::size_t wrong = 0;

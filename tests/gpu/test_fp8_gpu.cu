@@ -57,7 +57,8 @@ std::size_t count_wrong_codes(const std::vector<T>& got, const std::vector<std::
   for (std::size_t i = 0; i < got.size(); ++i) {
     const std::uint8_t g = bits_of(got[i]);
     const bool ok = is_nan_code(f, want[i]) ? is_nan_code(f, g) : g == want[i];
-    if (!ok && ++wrong <= 5) UNSCOPED_INFO("element " << i << ": want 0x" << std::hex << int(want[i]) << " got 0x" << int(g));
+    if (!ok && ++wrong <= 5)
+      UNSCOPED_INFO("element " << i << ": want 0x" << std::hex << int(want[i]) << " got 0x" << int(g));
   }
   return wrong;
 }
@@ -72,11 +73,13 @@ void check_decode() {
     std::size_t wrong = 0;
     for (std::size_t i = 0; i < codes.size(); ++i) {
       const double want = decode(f, bits_of(codes[i]));
-      wrong += std::isnan(want) ? !std::isnan(got[i])
-                                : (static_cast<double>(got[i]) != want || std::signbit(got[i]) != std::signbit(want));
+      wrong += std::isnan(want)
+                   ? !std::isnan(got[i])
+                   : (static_cast<double>(got[i]) != want || std::signbit(got[i]) != std::signbit(want));
     }
     CHECK(wrong == 0);
-    const auto as_bf16 = run_unary<__nv_bfloat16>(ew::cast<__nv_bfloat16>{}, codes, off);  // exact: 8 > 4 bits
+    const auto as_bf16 =
+        run_unary<__nv_bfloat16>(ew::cast<__nv_bfloat16>{}, codes, off);  // exact: 8 > 4 bits
     std::size_t wrong16 = 0;
     for (std::size_t i = 0; i < codes.size(); ++i) {
       const double want = decode(f, bits_of(codes[i]));
@@ -174,8 +177,9 @@ void check_ops_gpu() {
     db.upload(b);
     auto binary = [&](auto op, auto ref) {
       dy.poison();
-      EW_REQUIRE_CUDA(ew::elementwise(op, a.size(), dy.data(), ew::in(static_cast<const T*>(da.data()),
-                                                                      static_cast<const T*>(db.data()))));
+      EW_REQUIRE_CUDA(
+          ew::elementwise(op, a.size(), dy.data(),
+                          ew::in(static_cast<const T*>(da.data()), static_cast<const T*>(db.data()))));
       EW_REQUIRE_CUDA(cudaDeviceSynchronize());
       REQUIRE(dy.guards_intact());
       const auto got = dy.download();
@@ -200,7 +204,8 @@ void check_ops_gpu() {
     for (int c = 0; c < 256; ++c) {
       const std::uint8_t w = encode(f, ref(decode(f, static_cast<std::uint8_t>(c))), true);
       const std::uint8_t g = bits_of(got[static_cast<std::size_t>(c)]);
-      wrong += is_nan_code(f, w) ? !is_nan_code(f, g) : (is_nan_code(f, g) || std::abs(ordinal(g) - ordinal(w)) > 1);
+      wrong += is_nan_code(f, w) ? !is_nan_code(f, g)
+                                 : (is_nan_code(f, g) || std::abs(ordinal(g) - ordinal(w)) > 1);
     }
     return wrong;
   };

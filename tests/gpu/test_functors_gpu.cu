@@ -36,12 +36,25 @@ using namespace ew_test;
 
 namespace {
 
-enum class unary_op { sigmoid, tanh, silu, gelu, gelu_tanh, hardswish, hardsigmoid, softplus, exp, log, leaky_relu, abs, neg };
-constexpr unary_op all_unary_ops[] = {unary_op::sigmoid,   unary_op::tanh,        unary_op::silu,
-                                      unary_op::gelu,      unary_op::gelu_tanh,   unary_op::hardswish,
-                                      unary_op::hardsigmoid, unary_op::softplus,  unary_op::exp,
-                                      unary_op::log,       unary_op::leaky_relu,  unary_op::abs,
-                                      unary_op::neg};
+enum class unary_op {
+  sigmoid,
+  tanh,
+  silu,
+  gelu,
+  gelu_tanh,
+  hardswish,
+  hardsigmoid,
+  softplus,
+  exp,
+  log,
+  leaky_relu,
+  abs,
+  neg
+};
+constexpr unary_op all_unary_ops[] = {
+    unary_op::sigmoid,    unary_op::tanh,        unary_op::silu,     unary_op::gelu, unary_op::gelu_tanh,
+    unary_op::hardswish,  unary_op::hardsigmoid, unary_op::softplus, unary_op::exp,  unary_op::log,
+    unary_op::leaky_relu, unary_op::abs,         unary_op::neg};
 
 /// Every floating unary functor of ew, chosen at run time.
 template <class T>
@@ -49,19 +62,32 @@ struct unary_switch {
   unary_op op;
   EW_HD T operator()(T x) const {
     switch (op) {
-      case unary_op::sigmoid: return ew::sigmoid<T>{}(x);
-      case unary_op::tanh: return ew::tanh<T>{}(x);
-      case unary_op::silu: return ew::silu<T>{}(x);
-      case unary_op::gelu: return ew::gelu<T>{}(x);
-      case unary_op::gelu_tanh: return ew::gelu_tanh<T>{}(x);
-      case unary_op::hardswish: return ew::hardswish<T>{}(x);
-      case unary_op::hardsigmoid: return ew::hardsigmoid<T>{}(x);
-      case unary_op::softplus: return ew::softplus<T>{}(x);
-      case unary_op::exp: return ew::exp<T>{}(x);
-      case unary_op::log: return ew::log<T>{}(x);
-      case unary_op::leaky_relu: return ew::leaky_relu<T>{}(x);
-      case unary_op::abs: return ew::abs<T>{}(x);
-      case unary_op::neg: return ew::neg<T>{}(x);
+      case unary_op::sigmoid:
+        return ew::sigmoid<T>{}(x);
+      case unary_op::tanh:
+        return ew::tanh<T>{}(x);
+      case unary_op::silu:
+        return ew::silu<T>{}(x);
+      case unary_op::gelu:
+        return ew::gelu<T>{}(x);
+      case unary_op::gelu_tanh:
+        return ew::gelu_tanh<T>{}(x);
+      case unary_op::hardswish:
+        return ew::hardswish<T>{}(x);
+      case unary_op::hardsigmoid:
+        return ew::hardsigmoid<T>{}(x);
+      case unary_op::softplus:
+        return ew::softplus<T>{}(x);
+      case unary_op::exp:
+        return ew::exp<T>{}(x);
+      case unary_op::log:
+        return ew::log<T>{}(x);
+      case unary_op::leaky_relu:
+        return ew::leaky_relu<T>{}(x);
+      case unary_op::abs:
+        return ew::abs<T>{}(x);
+      case unary_op::neg:
+        return ew::neg<T>{}(x);
     }
     return x;
   }
@@ -70,19 +96,32 @@ struct unary_switch {
 template <class T>
 const unary_spec& spec_of(unary_op op) {
   switch (op) {
-    case unary_op::sigmoid: return spec_sigmoid;
-    case unary_op::tanh: return spec_tanh;
-    case unary_op::silu: return spec_silu;
-    case unary_op::gelu: return spec_gelu;
-    case unary_op::gelu_tanh: return spec_gelu_tanh;
-    case unary_op::hardswish: return spec_hardswish;
-    case unary_op::hardsigmoid: return spec_hardsigmoid;
-    case unary_op::softplus: return spec_softplus;
-    case unary_op::exp: return spec_exp;
-    case unary_op::log: return spec_log;
-    case unary_op::leaky_relu: return spec_leaky_relu<T>();
-    case unary_op::abs: return spec_abs;
-    case unary_op::neg: return spec_neg;
+    case unary_op::sigmoid:
+      return spec_sigmoid;
+    case unary_op::tanh:
+      return spec_tanh;
+    case unary_op::silu:
+      return spec_silu;
+    case unary_op::gelu:
+      return spec_gelu;
+    case unary_op::gelu_tanh:
+      return spec_gelu_tanh;
+    case unary_op::hardswish:
+      return spec_hardswish;
+    case unary_op::hardsigmoid:
+      return spec_hardsigmoid;
+    case unary_op::softplus:
+      return spec_softplus;
+    case unary_op::exp:
+      return spec_exp;
+    case unary_op::log:
+      return spec_log;
+    case unary_op::leaky_relu:
+      return spec_leaky_relu<T>();
+    case unary_op::abs:
+      return spec_abs;
+    case unary_op::neg:
+      return spec_neg;
   }
   return spec_abs;
 }
@@ -96,11 +135,15 @@ struct binary_switch {
   EW_HD T operator()(T a, T b) const {
     using C = ew::compute_t<T>;
     switch (op) {
-      case binary_op::min: return ew::min<T>{}(a, b);
-      case binary_op::max: return ew::max<T>{}(a, b);
-      case binary_op::div: return ew::div<T>{}(a, b);
+      case binary_op::min:
+        return ew::min<T>{}(a, b);
+      case binary_op::max:
+        return ew::max<T>{}(a, b);
+      case binary_op::div:
+        return ew::div<T>{}(a, b);
       case binary_op::axpby:
-        return ew::axpby<T>{ew::is_floating_v<T> ? C(1.75) : C(3), ew::is_floating_v<T> ? C(-0.625) : C(-5)}(a, b);
+        return ew::axpby<T>{ew::is_floating_v<T> ? C(1.75) : C(3), ew::is_floating_v<T> ? C(-0.625) : C(-5)}(
+            a, b);
     }
     return a;
   }
@@ -117,7 +160,9 @@ const std::vector<std::size_t>& sizes() {
   static const std::vector<std::size_t> s{1, 2, 31, 4097, 1000003};
   return s;
 }
-bool skip(std::size_t n, const std::array<std::size_t, 2>& off) { return n > 100000 && off[0] == 0 && off[1] == 0; }
+bool skip(std::size_t n, const std::array<std::size_t, 2>& off) {
+  return n > 100000 && off[0] == 0 && off[1] == 0;
+}
 
 /// n inputs: functor_inputs for float and double (the extremes first, then the seeded sample); every
 /// value of a 16-bit type, shuffled and repeated.
@@ -153,9 +198,9 @@ void check_unary_ops_on_gpu() {
           const std::string msg = check_unary_value<T>(spec, x[i], got[i]);
           if (!msg.empty() && bad++ == 0) first = "element " + std::to_string(i) + ": " + msg;
         }
-        INFO(spec.name << "<" << type_name<T>() << "> on the GPU, n=" << n << " offsets out " << off[0] << " in "
-                       << off[1] << ", seed " << seed << ": stated bound " << spec_ulps<T>(spec) << " ulp; " << bad
-                       << " outside it; first: " << first);
+        INFO(spec.name << "<" << type_name<T>() << "> on the GPU, n=" << n << " offsets out " << off[0]
+                       << " in " << off[1] << ", seed " << seed << ": stated bound " << spec_ulps<T>(spec)
+                       << " ulp; " << bad << " outside it; first: " << first);
         CHECK(bad == 0);
       }
     }
@@ -193,7 +238,8 @@ void check_binary_ops_on_gpu() {
     }
     for (const auto& off : offsets()) {
       if (skip(n, off)) continue;
-      INFO(type_name<T>() << " n=" << n << " offsets out " << off[0] << " in " << off[1] << ", seed " << seed);
+      INFO(type_name<T>() << " n=" << n << " offsets out " << off[0] << " in " << off[1] << ", seed "
+                          << seed);
       const std::vector<T> mx = launch<T>(binary_switch<T>{binary_op::max}, off[0], off[1], stream.s, a, b);
       const std::vector<T> mn = launch<T>(binary_switch<T>{binary_op::min}, off[0], off[1], stream.s, a, b);
       const std::vector<T> dv = launch<T>(binary_switch<T>{binary_op::div}, off[0], off[1], stream.s, a, b);
@@ -204,7 +250,8 @@ void check_binary_ops_on_gpu() {
         const bool ok_min = same_value(mn[i], ref_minimum(a[i], b[i]));
         bool ok_div;
         if constexpr (ew::is_floating_v<T>) {
-          // Correctly rounded for every floating type (arith_ulps, 0; functor_reference.cuh says why), as on the host.
+          // Correctly rounded for every floating type (arith_ulps, 0; functor_reference.cuh says why), as on
+          // the host.
           ok_div = ulp_distance<T>(dv[i], ref_div(a[i], b[i])) <= arith_ulps<T>();
         } else {
           ok_div = dv[i] == ref_int_div(a[i], b[i]);
@@ -219,8 +266,8 @@ void check_binary_ops_on_gpu() {
       }
       if (first < n) {
         INFO("first wrong element " << first << ": a=" << to_double(a[first]) << " b=" << to_double(b[first])
-                                    << " max " << to_double(mx[first]) << " min " << to_double(mn[first]) << " div "
-                                    << to_double(dv[first]) << " axpby " << to_double(ab[first]));
+                                    << " max " << to_double(mx[first]) << " min " << to_double(mn[first])
+                                    << " div " << to_double(dv[first]) << " axpby " << to_double(ab[first]));
         CHECK(bad_max == 0);
         CHECK(bad_min == 0);
         CHECK(bad_div == 0);
@@ -232,12 +279,13 @@ void check_binary_ops_on_gpu() {
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("every floating unary functor on the GPU is within its stated ulp of long double", "[functors]",
-                   EW_TEST_FLOAT_TYPES) {
+TEMPLATE_TEST_CASE("every floating unary functor on the GPU is within its stated ulp of long double",
+                   "[functors]", EW_TEST_FLOAT_TYPES) {
   check_unary_ops_on_gpu<TestType>();
 }
 
-TEMPLATE_TEST_CASE("min, max, div and axpby on the GPU match their references", "[functors]", EW_TEST_ALL_TYPES) {
+TEMPLATE_TEST_CASE("min, max, div and axpby on the GPU match their references", "[functors]",
+                   EW_TEST_ALL_TYPES) {
   check_binary_ops_on_gpu<TestType>();
 }
 
@@ -269,7 +317,8 @@ TEST_CASE("fma on the GPU is one rounding", "[functors]") {
       const std::vector<T> got = launch<T>(ew::fma<T>{}, off[0], off[1], stream.s, a, b, c);
       std::size_t bad = 0, first = 0;
       for (std::size_t i = 0; i < n; ++i) {
-        // fmaf is correctly rounded on the device; the double a*b + c is exact before its addition (fma_ulps).
+        // fmaf is correctly rounded on the device; the double a*b + c is exact before its addition
+        // (fma_ulps).
         const T want = static_cast<T>(static_cast<double>(a[i]) * b[i] + c[i]);
         if (ulp_distance<T>(got[i], want) > fma_ulps<T>() && bad++ == 0) first = i;
       }
@@ -288,12 +337,14 @@ TEST_CASE("cast on the GPU: bf16 in, f32 out, and back", "[functors]") {
     // bf16 -> f32 is exact: the float's bits are the bf16's followed by 16 zero bits (NaN stays NaN);
     // f32 -> bf16 gives back the same bits.
     const std::vector<float> wide = launch<float>(ew::cast<float>{}, off[0], off[1], stream.s, x);
-    const std::vector<__nv_bfloat16> back = launch<__nv_bfloat16>(ew::cast<__nv_bfloat16>{}, off[1], off[0], stream.s, wide);
+    const std::vector<__nv_bfloat16> back =
+        launch<__nv_bfloat16>(ew::cast<__nv_bfloat16>{}, off[1], off[0], stream.s, wide);
     std::size_t bad = 0;
     for (std::size_t i = 0; i < n; ++i) {
-      const bool ok = exact::is_nan(x[i]) ? exact::is_nan(wide[i]) && exact::is_nan(back[i])
-                                          : exact::bits_of(wide[i]) == std::uint32_t{exact::bits_of(x[i])} << 16 &&
-                                                same_bits(back[i], x[i]);
+      const bool ok = exact::is_nan(x[i])
+                          ? exact::is_nan(wide[i]) && exact::is_nan(back[i])
+                          : exact::bits_of(wide[i]) == std::uint32_t{exact::bits_of(x[i])} << 16 &&
+                                same_bits(back[i], x[i]);
       bad += !ok;
     }
     CHECK(bad == 0);

@@ -12,9 +12,9 @@
 // - guard bands and poisoned outputs at sizes 1, 31, 4097 and 1000003, at aligned, equally misaligned and
 //   differently misaligned pointers.
 //
-// Patterns: activation + linear (ReLU then scale, and relu(x * alpha) + bias), activation chain (sigmoid then tanh), normalisation pre/post (sub, mul, add:
-// scalars, and a per-element mean as a second input), residual add + ReLU; and sigmoid(x) * 2 + 1, in float
-// and as a __half chain kept in float.
+// Patterns: activation + linear (ReLU then scale, and relu(x * alpha) + bias), activation chain (sigmoid then
+// tanh), normalisation pre/post (sub, mul, add: scalars, and a per-element mean as a second input), residual
+// add + ReLU; and sigmoid(x) * 2 + 1, in float and as a __half chain kept in float.
 
 #include <array>
 #include <cstdint>
@@ -73,12 +73,14 @@ std::vector<Out> cpu_unfused(const Stages& stages, const std::vector<In>&... ins
 /// The unfused sequence on the GPU: one ew launch per stage, each writing a device array that the next
 /// reads; the last writes `Out`.
 template <class Out, std::size_t K, class Stages, class V>
-std::vector<Out> gpu_rest(const Stages& stages, const std::vector<V>& t, std::size_t off, cudaStream_t stream) {
+std::vector<Out> gpu_rest(const Stages& stages, const std::vector<V>& t, std::size_t off,
+                          cudaStream_t stream) {
   if constexpr (K + 1 == std::tuple_size_v<Stages>) {
     return guarded_launch<Out>(std::get<K>(stages), off, off, stream, t);
   } else {
     using R = std::decay_t<decltype(std::get<K>(stages)(std::declval<V>()))>;
-    return gpu_rest<Out, K + 1>(stages, guarded_launch<R>(std::get<K>(stages), off, off, stream, t), off, stream);
+    return gpu_rest<Out, K + 1>(stages, guarded_launch<R>(std::get<K>(stages), off, off, stream, t), off,
+                                stream);
   }
 }
 template <class Out, class Stages, class... In>
@@ -88,16 +90,16 @@ std::vector<Out> gpu_unfused(const Stages& stages, const std::array<std::size_t,
   if constexpr (std::tuple_size_v<Stages> == 1) {
     return guarded_launch<Out>(std::get<0>(stages), off[0], off[1], stream, ins...);
   } else {
-    return gpu_rest<Out, 1>(stages, guarded_launch<R>(std::get<0>(stages), off[0], off[1], stream, ins...), off[0],
-                            stream);
+    return gpu_rest<Out, 1>(stages, guarded_launch<R>(std::get<0>(stages), off[0], off[1], stream, ins...),
+                            off[0], stream);
   }
 }
 
 /// Runs `compose(stages...)` as one launch over `ins` and checks it against the same stages as separate
 /// GPU launches (bit for bit) and against the unfused CPU sequence (within `cpu_ulps`; 0 is bit for bit).
 template <class Out, class Stages, class... In>
-void check_fused(const char* name, std::uint64_t cpu_ulps, const Stages& stages, const std::array<std::size_t, 2>& off,
-                 cudaStream_t stream, const std::vector<In>&... ins) {
+void check_fused(const char* name, std::uint64_t cpu_ulps, const Stages& stages,
+                 const std::array<std::size_t, 2>& off, cudaStream_t stream, const std::vector<In>&... ins) {
   const std::size_t n = std::get<0>(std::forward_as_tuple(ins...)).size();
   const auto fused = std::apply([](auto... s) { return ew::compose(s...); }, stages);
   const std::vector<Out> got = guarded_launch<Out>(fused, off[0], off[1], stream, ins...);
@@ -106,17 +108,20 @@ void check_fused(const char* name, std::uint64_t cpu_ulps, const Stages& stages,
   std::size_t bad_gpu = 0, bad_cpu = 0, first_gpu = n, first_cpu = n;
   for (std::size_t i = 0; i < n; ++i) {
     if (!same_value(got[i], separate[i]) && bad_gpu++ == 0) first_gpu = i;
-    const bool cpu_ok = cpu_ulps == 0 ? same_value(got[i], cpu[i]) : ulp_distance<Out>(got[i], cpu[i]) <= cpu_ulps;
+    const bool cpu_ok =
+        cpu_ulps == 0 ? same_value(got[i], cpu[i]) : ulp_distance<Out>(got[i], cpu[i]) <= cpu_ulps;
     if (!cpu_ok && bad_cpu++ == 0) first_cpu = i;
   }
-  INFO(name << ", n=" << n << " offsets out " << off[0] << " in " << off[1] << ": fused vs " << std::tuple_size_v<Stages>
-            << " separate launches: " << bad_gpu << " differ"
-            << (first_gpu < n ? " (first " + std::to_string(first_gpu) + ": " + std::to_string(to_double(got[first_gpu])) +
-                                    " vs " + std::to_string(to_double(separate[first_gpu])) + ")"
+  INFO(name << ", n=" << n << " offsets out " << off[0] << " in " << off[1] << ": fused vs "
+            << std::tuple_size_v<Stages> << " separate launches: " << bad_gpu << " differ"
+            << (first_gpu < n ? " (first " + std::to_string(first_gpu) + ": " +
+                                    std::to_string(to_double(got[first_gpu])) + " vs " +
+                                    std::to_string(to_double(separate[first_gpu])) + ")"
                               : std::string())
             << "; fused vs CPU unfused (" << cpu_ulps << " ulp allowed): " << bad_cpu << " differ"
-            << (first_cpu < n ? " (first " + std::to_string(first_cpu) + ": " + std::to_string(to_double(got[first_cpu])) +
-                                    " vs " + std::to_string(to_double(cpu[first_cpu])) + ")"
+            << (first_cpu < n ? " (first " + std::to_string(first_cpu) + ": " +
+                                    std::to_string(to_double(got[first_cpu])) + " vs " +
+                                    std::to_string(to_double(cpu[first_cpu])) + ")"
                               : std::string()));
   CHECK(bad_gpu == 0);
   CHECK(bad_cpu == 0);
@@ -146,7 +151,8 @@ TEST_CASE("activation + linear: relu then scale, and relu(x * alpha) + bias", "[
     INFO("seed " << seed);
     const std::vector<float> x = inputs(n, seed);
     check_fused<float>("relu then scale_bias{1.5, -0.25}", 0,
-                       std::make_tuple(ew::relu<float>{}, ew::scale_bias<float>{1.5f, -0.25f}), off, stream.s, x);
+                       std::make_tuple(ew::relu<float>{}, ew::scale_bias<float>{1.5f, -0.25f}), off, stream.s,
+                       x);
     // Scale, relu, add a bias: val * alpha, relu, + bias (three stages, each its own rounding).
     check_fused<float>("scale, relu, add bias", 0,
                        std::make_tuple(ew::scale_bias<float>{0.75f, 0.f}, ew::relu<float>{},
@@ -193,15 +199,16 @@ TEST_CASE("residual add + relu: relu(x + r)", "[fusion]") {
   for_sizes_and_offsets([&](std::size_t n, const std::array<std::size_t, 2>& off, std::uint64_t seed) {
     INFO("seed " << seed);
     const std::vector<float> x = inputs(n, seed), r = random_values<float>(n, seed + 1);
-    check_fused<float>("add then relu", 0, std::make_tuple(ew::add<float>{}, ew::relu<float>{}), off, stream.s, x, r);
+    check_fused<float>("add then relu", 0, std::make_tuple(ew::add<float>{}, ew::relu<float>{}), off,
+                       stream.s, x, r);
   });
 }
 
 TEST_CASE("sigmoid(x) * 2 + 1", "[fusion]") {
   // Three stages (sigmoid, * 2, + 1) against three separate launches, bit for bit; against the CPU, each side
-  // within 5 ulp of sigmoid (doubling is exact, adding 1 to a value in (0, 2) loses no relative accuracy) plus
-  // one rounding: 12 ulp of each other. The two-stage form with one fma rounds once less; it is checked against
-  // long double within 6 ulp.
+  // within 5 ulp of sigmoid (doubling is exact, adding 1 to a value in (0, 2) loses no relative accuracy)
+  // plus one rounding: 12 ulp of each other. The two-stage form with one fma rounds once less; it is checked
+  // against long double within 6 ulp.
   test_stream stream;
   for_sizes_and_offsets([&](std::size_t n, const std::array<std::size_t, 2>& off, std::uint64_t seed) {
     INFO("seed " << seed);
@@ -212,7 +219,8 @@ TEST_CASE("sigmoid(x) * 2 + 1", "[fusion]") {
                        off, stream.s, x);
     const auto fused = ew::compose(ew::sigmoid<float>{}, ew::scale_bias<float>{2.f, 1.f});
     const std::vector<float> got = guarded_launch<float>(fused, off[0], off[1], stream.s, x);
-    const unary_spec spec{"sigmoid(x) * 2 + 1", [](ldouble v) { return 2 / (1 + std::exp(-v)) + 1; }, 6, 6, 1, 0};
+    const unary_spec spec{
+        "sigmoid(x) * 2 + 1", [](ldouble v) { return 2 / (1 + std::exp(-v)) + 1; }, 6, 6, 1, 0};
     std::size_t bad = 0;
     std::string first;
     for (std::size_t i = 0; i < n; ++i) {
@@ -224,7 +232,8 @@ TEST_CASE("sigmoid(x) * 2 + 1", "[fusion]") {
   });
 }
 
-TEST_CASE("a __half chain kept in float rounds once: compose(cast<float>, sigmoid, scale_bias{2, 1})", "[fusion]") {
+TEST_CASE("a __half chain kept in float rounds once: compose(cast<float>, sigmoid, scale_bias{2, 1})",
+          "[fusion]") {
   test_stream stream;
   const std::vector<__half> all = functor_inputs<__half>(0, 0);  // every __half value
   for (std::size_t n : {std::size_t{31}, all.size(), std::size_t{1000003}}) {
@@ -233,20 +242,24 @@ TEST_CASE("a __half chain kept in float rounds once: compose(cast<float>, sigmoi
     for (const auto& off : offsets()) {
       // Against the CPU's float chain, each rounded once to __half: 1 ulp (the float values may differ by a
       // few float ulp, which moves a rounding of __half at most one step).
-      check_fused<__half>("cast<float>, sigmoid, scale_bias{2, 1} -> __half", 1,
-                          std::make_tuple(ew::cast<float>{}, ew::sigmoid<float>{}, ew::scale_bias<float>{2.f, 1.f}),
-                          off, stream.s, x);
+      check_fused<__half>(
+          "cast<float>, sigmoid, scale_bias{2, 1} -> __half", 1,
+          std::make_tuple(ew::cast<float>{}, ew::sigmoid<float>{}, ew::scale_bias<float>{2.f, 1.f}), off,
+          stream.s, x);
       // And against long double: 1 ulp of __half.
-      const auto fused = ew::compose(ew::cast<float>{}, ew::sigmoid<float>{}, ew::scale_bias<float>{2.f, 1.f});
+      const auto fused =
+          ew::compose(ew::cast<float>{}, ew::sigmoid<float>{}, ew::scale_bias<float>{2.f, 1.f});
       const std::vector<__half> got = guarded_launch<__half>(fused, off[0], off[1], stream.s, x);
-      const unary_spec spec{"sigmoid(x) * 2 + 1", [](ldouble v) { return 2 / (1 + std::exp(-v)) + 1; }, 6, 6, 1, 0};
+      const unary_spec spec{
+          "sigmoid(x) * 2 + 1", [](ldouble v) { return 2 / (1 + std::exp(-v)) + 1; }, 6, 6, 1, 0};
       std::size_t bad = 0;
       std::string first;
       for (std::size_t i = 0; i < n; ++i) {
         const std::string msg = check_unary_value<__half>(spec, x[i], got[i]);
         if (!msg.empty() && bad++ == 0) first = msg;
       }
-      INFO("__half chain, n=" << n << " offsets " << off[0] << "," << off[1] << ": " << bad << " outside 1 ulp; first: " << first);
+      INFO("__half chain, n=" << n << " offsets " << off[0] << "," << off[1] << ": " << bad
+                              << " outside 1 ulp; first: " << first);
       CHECK(bad == 0);
     }
   }

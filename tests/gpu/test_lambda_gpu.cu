@@ -20,7 +20,8 @@
 
 using namespace ew_test;
 
-TEST_CASE("lambdas as ops: __host__ __device__, and __device__ through cuda::proclaim_return_type", "[lambda]") {
+TEST_CASE("lambdas as ops: __host__ __device__, and __device__ through cuda::proclaim_return_type",
+          "[lambda]") {
   const std::size_t rows = 37, cols = 1001, n = rows * cols;
   std::mt19937_64 rng(base_seed() + 17);
   std::uniform_real_distribution<float> dist(-8.0f, 8.0f);
@@ -52,8 +53,9 @@ TEST_CASE("lambdas as ops: __host__ __device__, and __device__ through cuda::pro
 
   const auto bias = ew::strided(db.data(), ew::extents{static_cast<std::int64_t>(cols)}, ew::strides{1});
   dy.poison();
-  EW_REQUIRE_CUDA(ew::elementwise(ew::compose(sub, twice_plus_one),
-                                  ew::extents{static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols)},
-                                  dy.data(), ew::in(dx.data(), bias)));
+  EW_REQUIRE_CUDA(
+      ew::elementwise(ew::compose(sub, twice_plus_one),
+                      ew::extents{static_cast<std::int64_t>(rows), static_cast<std::int64_t>(cols)},
+                      dy.data(), ew::in(dx.data(), bias)));
   check("N-d bias, compose of both", [&](std::size_t i) { return 2.0f * (x[i] - b[i % cols]) + 1.0f; });
 }

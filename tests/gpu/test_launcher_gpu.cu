@@ -26,8 +26,8 @@ namespace {
 /// Element offsets (output, first input, second input) from 256-byte alignment: aligned, the same
 /// misalignment everywhere (vector path after a scalar head), and different ones (scalar path).
 const std::vector<std::array<std::size_t, 3>>& offset_cases() {
-  static const std::vector<std::array<std::size_t, 3>> cases{
-      {0, 0, 0}, {1, 1, 1}, {3, 3, 3}, {7, 7, 7}, {0, 1, 0}, {2, 0, 1}, {0, 0, 5}};
+  static const std::vector<std::array<std::size_t, 3>> cases{{0, 0, 0}, {1, 1, 1}, {3, 3, 3}, {7, 7, 7},
+                                                             {0, 1, 0}, {2, 0, 1}, {0, 0, 5}};
   return cases;
 }
 
@@ -42,7 +42,8 @@ void compare(const std::vector<T>& got, Want&& want, std::uint64_t ulps, std::ui
   }
   if (bad != 0) {
     FAIL_CHECK(bad << " wrong elements of " << got.size() << ", first at " << first << ": got "
-                   << to_double(got[first]) << " want " << to_double(want(first)) << " (seed " << seed << ")");
+                   << to_double(got[first]) << " want " << to_double(want(first)) << " (seed " << seed
+                   << ")");
   }
 }
 
@@ -59,7 +60,8 @@ void check_unary(Op op, Ref ref, std::uint64_t ulps, std::size_t n, std::size_t 
   auto issue = [&](cudaStream_t s) { return ew::elementwise(op, n, out, din.data(), s); };
   EW_REQUIRE_CUDA(run_in_mode(mode, stream, issue));
   const std::vector<T> got = in_place ? din.download() : dout.download();
-  compare(got, [&](std::size_t i) { return ref(x[i]); }, ulps, seed);
+  compare(
+      got, [&](std::size_t i) { return ref(x[i]); }, ulps, seed);
   if (!in_place) {
     REQUIRE(unwritten_elements(got, [&] {
               dout.poison(second_poison_byte);
@@ -84,7 +86,8 @@ void check_binary(Op op, Ref ref, std::uint64_t ulps, std::size_t n, const std::
   auto issue = [&](cudaStream_t s) { return ew::elementwise(op, n, out, ew::in(da.data(), db.data()), s); };
   EW_REQUIRE_CUDA(run_in_mode(mode, stream, issue));
   const std::vector<T> got = in_place ? da.download() : dout.download();
-  compare(got, [&](std::size_t i) { return ref(a[i], b[i]); }, ulps, seed);
+  compare(
+      got, [&](std::size_t i) { return ref(a[i], b[i]); }, ulps, seed);
   if (!in_place) {
     REQUIRE(unwritten_elements(got, [&] {
               dout.poison(second_poison_byte);
@@ -108,12 +111,14 @@ void check_all_ops(std::size_t n, const std::array<std::size_t, 3>& off, bool in
   check_binary<T>(ew::mul<T>{}, ref_mul<T>, arith_ulps<T>(), n, off, in_place, mode, stream, seed);
   check_unary<T>(ew::relu<T>{}, ref_relu<T>, 0, n, off[0], off[1], in_place, mode, stream, seed);
   const T lo = from_double<T>(-2.0), hi = from_double<T>(3.5);
-  check_unary<T>(ew::clamp<T>{lo, hi}, [&](T x) { return ref_clamp(x, lo, hi); }, 0, n, off[0], off[1], in_place,
-                 mode, stream, seed);
+  check_unary<T>(
+      ew::clamp<T>{lo, hi}, [&](T x) { return ref_clamp(x, lo, hi); }, 0, n, off[0], off[1], in_place, mode,
+      stream, seed);
   const double alpha = std::is_integral_v<T> ? 3.0 : 1.75, beta = std::is_integral_v<T> ? -7.0 : 0.5;
   const ew::scale_bias<T> sb{static_cast<ew::compute_t<T>>(alpha), static_cast<ew::compute_t<T>>(beta)};
-  check_unary<T>(sb, [&](T x) { return ref_scale_bias(x, alpha, beta); }, fma_ulps<T>(), n, off[0], off[1],
-                 in_place, mode, stream, seed);
+  check_unary<T>(
+      sb, [&](T x) { return ref_scale_bias(x, alpha, beta); }, fma_ulps<T>(), n, off[0], off[1], in_place,
+      mode, stream, seed);
 }
 
 struct stream_guard {
@@ -132,7 +137,8 @@ TEMPLATE_TEST_CASE("every op at every edge size and pointer offset", "[launcher]
     for (std::size_t n : edge_sizes()) {
       for (const auto& off : offset_cases()) {
         // The large size at three offset patterns keeps the run (and the sanitizer runs) short.
-        if (n > 100000 && off != offset_cases()[0] && off != offset_cases()[2] && off != offset_cases()[4]) continue;
+        if (n > 100000 && off != offset_cases()[0] && off != offset_cases()[2] && off != offset_cases()[4])
+          continue;
         check_all_ops<T>(n, off, false, mode, stream.s, seed + n);
       }
     }
@@ -165,7 +171,8 @@ TEST_CASE("results hold before and after a timed loop of launches", "[launcher]"
   db.upload(b);
   auto check = [&] {
     const std::vector<T> got = dc.download();
-    compare(got, [&](std::size_t i) { return ref_add(a[i], b[i]); }, 0, base_seed());
+    compare(
+        got, [&](std::size_t i) { return ref_add(a[i], b[i]); }, 0, base_seed());
   };
   dc.poison();
   EW_REQUIRE_CUDA(ew::elementwise(ew::add<T>{}, n, dc.data(), ew::in(da.data(), db.data()), stream.s));
@@ -185,7 +192,8 @@ TEST_CASE("results hold before and after a timed loop of launches", "[launcher]"
   float ms = 0;
   EW_REQUIRE_CUDA(cudaEventElapsedTime(&ms, start, stop));
   const double gbps = 3.0 * n * sizeof(T) * launches / (ms * 1e-3) / 1e9;
-  std::printf("f32 add, n=%zu: %.1f GB/s over %d launches (not a benchmark; see ew_bench)\n", n, gbps, launches);
+  std::printf("f32 add, n=%zu: %.1f GB/s over %d launches (not a benchmark; see ew_bench)\n", n, gbps,
+              launches);
   check();
   REQUIRE(dc.guards_intact());
   cudaEventDestroy(start);
@@ -207,13 +215,15 @@ TEST_CASE("a dependent chain of launches stays exact (programmatic dependent lau
       EW_REQUIRE_CUDA(run_in_mode(mode, stream.s, [&](cudaStream_t s) {
         cudaError_t err = ew::elementwise(ew::add<float>{}, n, c.data(), ew::in(a.data(), b.data()), s);
         for (int i = 1; i < links && err == cudaSuccess; ++i) {
-          err = ew::elementwise(ew::add<float>{}, n, c.data(), ew::in(static_cast<const float*>(c.data()), b.data()), s);
+          err = ew::elementwise(ew::add<float>{}, n, c.data(),
+                                ew::in(static_cast<const float*>(c.data()), b.data()), s);
         }
         return err;
       }));
       const std::vector<float> got = c.download();
       INFO("n=" << n << " mode=" << mode_name(mode));
-      compare(got, [&](std::size_t) { return static_cast<float>(links + 1); }, 0, 0);
+      compare(
+          got, [&](std::size_t) { return static_cast<float>(links + 1); }, 0, 0);
       REQUIRE(c.guards_intact());
     }
   }

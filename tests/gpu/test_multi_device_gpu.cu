@@ -41,8 +41,9 @@ void require_two_gpus() {
   int count = 0;
   if (cudaGetDeviceCount(&count) != cudaSuccess || count < 2) {
     cudaGetLastError();
-    FAIL("needs 2 GPUs, found " << count << ": run with --require-gpus 2, which skips the run (exit 77) on "
-                                            "such a machine; the per-device logic is covered by host.device_cache");
+    FAIL("needs 2 GPUs, found " << count
+                                << ": run with --require-gpus 2, which skips the run (exit 77) on "
+                                   "such a machine; the per-device logic is covered by host.device_cache");
   }
 }
 

@@ -32,12 +32,10 @@ namespace {
 using offsets3 = std::array<std::size_t, 3>;
 const std::vector<offsets3>& offset_cases() {
   static const std::vector<offsets3> cases{
-      {0, 0, 0},  // aligned: vector path
-      {1, 1, 1},  // equally misaligned: scalar head, then vectors
-      {3, 3, 3},
-      {0, 1, 0},  // the two outputs at different offsets: scalar path
-      {1, 0, 1},
-      {2, 2, 0},  // outputs together, input elsewhere: scalar path
+      {0, 0, 0},             // aligned: vector path
+      {1, 1, 1},             // equally misaligned: scalar head, then vectors
+      {3, 3, 3}, {0, 1, 0},  // the two outputs at different offsets: scalar path
+      {1, 0, 1}, {2, 2, 0},  // outputs together, input elsewhere: scalar path
   };
   return cases;
 }
@@ -71,7 +69,8 @@ std::pair<std::vector<O0>, std::vector<O1>> run_two(Op op, const std::vector<In>
   const auto got = run(poison_byte);
   std::unique_ptr<std::pair<std::vector<O0>, std::vector<O1>>> again;
   auto rerun = [&]() -> const std::pair<std::vector<O0>, std::vector<O1>>& {
-    if (!again) again = std::make_unique<std::pair<std::vector<O0>, std::vector<O1>>>(run(second_poison_byte));
+    if (!again)
+      again = std::make_unique<std::pair<std::vector<O0>, std::vector<O1>>>(run(second_poison_byte));
     return *again;
   };
   REQUIRE(unwritten_elements(got.first, [&] { return rerun().first; }) == 0);
@@ -86,7 +85,8 @@ void expect_all(std::size_t n, Ok&& ok, Describe&& describe) {
   for (std::size_t i = 0; i < n; ++i) {
     if (!ok(i) && bad++ == 0) first = i;
   }
-  if (bad != 0) FAIL_CHECK(bad << " wrong elements of " << n << ", first at " << first << ": " << describe(first));
+  if (bad != 0)
+    FAIL_CHECK(bad << " wrong elements of " << n << ", first at " << first << ": " << describe(first));
 }
 
 }  // namespace
@@ -100,8 +100,8 @@ TEST_CASE("sincos writes sin and cos in one pass, at every edge size and offset"
       const std::vector<T> x = functor_inputs<T>(n, seed);
       for (const auto& off : offset_cases()) {
         if (skip(n, off)) continue;
-        INFO("n=" << n << " offsets " << off[0] << "," << off[1] << "," << off[2] << " mode=" << mode_name(mode)
-                  << " seed=" << seed);
+        INFO("n=" << n << " offsets " << off[0] << "," << off[1] << "," << off[2]
+                  << " mode=" << mode_name(mode) << " seed=" << seed);
         const auto out = run_two<T, T>(ew::sincos<T>{}, x, off, mode, stream.s);
         const std::vector<T>& s = out.first;
         const std::vector<T>& c = out.second;
@@ -126,7 +126,8 @@ TEST_CASE("relu_with_grad into outputs of different types (float value, __half g
     for (const auto& off : offset_cases()) {
       if (skip(n, off)) continue;
       INFO("n=" << n << " offsets " << off[0] << "," << off[1] << "," << off[2] << " seed=" << seed);
-      const auto out = run_two<float, __half>(ew::relu_with_grad<float>{}, x, off, launch_mode::direct, stream.s);
+      const auto out =
+          run_two<float, __half>(ew::relu_with_grad<float>{}, x, off, launch_mode::direct, stream.s);
       const std::vector<float>& y = out.first;
       const std::vector<__half>& dy = out.second;
       expect_all(
@@ -154,7 +155,8 @@ TEST_CASE("sigmoid_with_grad on __half, value to __half and gradient to float", 
     for (const auto& off : offset_cases()) {
       if (skip(n, off)) continue;
       INFO("n=" << n << " offsets " << off[0] << "," << off[1] << "," << off[2]);
-      const auto out = run_two<__half, float>(ew::sigmoid_with_grad<__half>{}, x, off, launch_mode::direct, stream.s);
+      const auto out =
+          run_two<__half, float>(ew::sigmoid_with_grad<__half>{}, x, off, launch_mode::direct, stream.s);
       const std::vector<__half>& s = out.first;
       const std::vector<float>& ds = out.second;
       // The op rounds both results to __half (its element type); the float output holds that __half exactly.
@@ -188,7 +190,8 @@ TEST_CASE("a composed op with two inputs and two outputs: relu(a + b) and its gr
       db.upload(b);
       dy.poison();
       dg.poison();
-      EW_REQUIRE_CUDA(ew::elementwise(op, n, ew::out(dy.data(), dg.data()), ew::in(da.data(), db.data()), stream.s));
+      EW_REQUIRE_CUDA(
+          ew::elementwise(op, n, ew::out(dy.data(), dg.data()), ew::in(da.data(), db.data()), stream.s));
       EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
       REQUIRE(da.guards_intact());
       REQUIRE(db.guards_intact());
@@ -215,7 +218,8 @@ TEST_CASE("two outputs in place: the first output is the input", "[multi_output]
       device_array<float> dx(n, off), dg(n, off);
       dx.upload(x);
       dg.poison();
-      EW_REQUIRE_CUDA(ew::elementwise(ew::relu_with_grad<float>{}, n, ew::out(dx.data(), dg.data()), dx.data(), stream.s));
+      EW_REQUIRE_CUDA(ew::elementwise(ew::relu_with_grad<float>{}, n, ew::out(dx.data(), dg.data()),
+                                      dx.data(), stream.s));
       EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
       REQUIRE(dx.guards_intact());
       REQUIRE(dg.guards_intact());
@@ -240,7 +244,8 @@ TEST_CASE("two outputs follow the launcher's error rules", "[multi_output]") {
   CHECK(ew::elementwise(op, 0, ew::out<float, float>(nullptr, nullptr), static_cast<const float*>(nullptr),
                         stream.s) == cudaSuccess);
   // The two outputs overlap (the second starts inside the first): rejected, nothing launched.
-  CHECK(ew::elementwise(op, n, ew::out(d0.data(), d0.data() + n / 2), dx.data(), stream.s) == cudaErrorInvalidValue);
+  CHECK(ew::elementwise(op, n, ew::out(d0.data(), d0.data() + n / 2), dx.data(), stream.s) ==
+        cudaErrorInvalidValue);
   // The same output twice is an overlap too.
   CHECK(ew::elementwise(op, n, ew::out(d1.data(), d1.data()), dx.data(), stream.s) == cudaErrorInvalidValue);
   // A null second output.
@@ -248,7 +253,8 @@ TEST_CASE("two outputs follow the launcher's error rules", "[multi_output]") {
         cudaErrorInvalidValue);
   // A second output not aligned to its element.
   float* misaligned = reinterpret_cast<float*>(reinterpret_cast<char*>(d1.data()) + 2);
-  CHECK(ew::elementwise(op, n - 1, ew::out(d0.data(), misaligned), dx.data(), stream.s) == cudaErrorInvalidValue);
+  CHECK(ew::elementwise(op, n - 1, ew::out(d0.data(), misaligned), dx.data(), stream.s) ==
+        cudaErrorInvalidValue);
   EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
   // Nothing was written by the rejected launches: every element still holds the poison.
   const std::vector<float> o0 = d0.download(), o1 = d1.download();

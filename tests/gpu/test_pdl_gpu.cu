@@ -51,8 +51,7 @@ void check_image(int ptx_version) {
 
 }  // namespace
 
-TEST_CASE("programmatic launch: an early-triggering producer, two ew launches, a waiting consumer",
-          "[pdl]") {
+TEST_CASE("programmatic launch: an early-triggering producer, two ew launches, a waiting consumer", "[pdl]") {
   // 2^20 elements: 1024 blocks, which trigger their dependents implicitly as they exit; 2^16: 64 blocks,
   // at most one per SM, which trigger early (tuning::early_trigger).
   const std::size_t n = GENERATE(std::size_t{1} << 20, std::size_t{1} << 16);
@@ -83,9 +82,12 @@ TEST_CASE("programmatic launch: an early-triggering producer, two ew launches, a
       const float value = static_cast<float>(rep + 1) * 3.0f;
       EW_REQUIRE_CUDA(ew_test::run_in_mode(mode, stream, [&](cudaStream_t s) {
         cudaError_t err = ew_test::launch_early_trigger_producer(x.data(), n, value, s);
-        if (err == cudaSuccess) err = ew::elementwise(ew::scale_bias<float>{1.0f, 1.0f}, n, y.data(), x.data(), s);
-        if (err == cudaSuccess) err = ew::elementwise(ew::scale_bias<float>{2.0f, 0.0f}, n, z.data(), y.data(), s);
-        if (err == cudaSuccess) err = ew_test::launch_waiting_consumer(z.data(), n, 2.0f * (value + 1.0f), mismatches, s);
+        if (err == cudaSuccess)
+          err = ew::elementwise(ew::scale_bias<float>{1.0f, 1.0f}, n, y.data(), x.data(), s);
+        if (err == cudaSuccess)
+          err = ew::elementwise(ew::scale_bias<float>{2.0f, 0.0f}, n, z.data(), y.data(), s);
+        if (err == cudaSuccess)
+          err = ew_test::launch_waiting_consumer(z.data(), n, 2.0f * (value + 1.0f), mismatches, s);
         return err;
       }));
     }

@@ -49,13 +49,14 @@ void add_integer_and_mixed_ops(registry& r) {
   add<types<float>, types<__half, float>>(
       r, "widen_add f16,f32->f32", widen_add{},
       [](__half a, float b) {
-        // The double sum of an f16 and an f32 rounded again to f32 is the correctly rounded f32 sum (53 >= 2 * 24 + 1).
+        // The double sum of an f16 and an f32 rounded again to f32 is the correctly rounded f32 sum (53 >= 2
+        // * 24 + 1).
         return std::tuple<float>(static_cast<float>(to_double(a) + static_cast<double>(b)));
       },
       0);
   add<types<float>, types<__half>>(
-      r, "to<f32> f16->f32", to<float>{}, [](__half x) { return std::tuple<float>(static_cast<float>(exact::to_ld(x))); },
-      0);
+      r, "to<f32> f16->f32", to<float>{},
+      [](__half x) { return std::tuple<float>(static_cast<float>(exact::to_ld(x))); }, 0);
   add<types<__nv_bfloat16>, types<float>>(
       r, "to<bf16> f32->bf16", to<__nv_bfloat16>{},
       [](float x) { return std::tuple<__nv_bfloat16>(exact::round_to<__nv_bfloat16>(exact::decode(x))); }, 0);
@@ -325,7 +326,8 @@ TEST_CASE("randomized ops, types, sizes, offsets, streams and launch modes again
     const std::size_t bad = r.check_outputs(got.p, image.p, c.l, first);
     if (bad != 0) FAIL(c.describe() << ": " << bad << " wrong elements, first " << first << "; " << replay);
     // Output elements that hold the poison: legitimate results equal to it, or never written. Run the case
-    // again (directly, on the same stream) over the second poison: a written element is the same result again.
+    // again (directly, on the same stream) over the second poison: a written element is the same result
+    // again.
     const auto suspects = r.poisoned(got.p, c.l, poison_byte);
     if (!suspects.empty()) {
       ++rechecked;
@@ -336,13 +338,15 @@ TEST_CASE("randomized ops, types, sizes, offsets, streams and launch modes again
       if (again == cudaSuccess) again = r.launch(pool, c.l, stream);
       if (again == cudaSuccess) again = cudaStreamSynchronize(stream);
       if (again == cudaSuccess) again = get(got.p, pool, c.l.span, stream);
-      if (again != cudaSuccess) FAIL(c.describe() << ": second run: " << cudaGetErrorName(again) << "; " << replay);
+      if (again != cudaSuccess)
+        FAIL(c.describe() << ": second run: " << cudaGetErrorName(again) << "; " << replay);
       for (const auto& hit : suspects) {
         const std::size_t k = hit.first, i = hit.second;
         const unsigned char* e = got.p + c.l.ptr[k] + i * r.element_size(k);
         for (std::size_t b = 0; b < r.element_size(k); ++b) {
           if (e[b] != poison_byte) {
-            FAIL(c.describe() << ": output " << k << " element " << i << " was not written (it held the poison, "
+            FAIL(c.describe() << ": output " << k << " element " << i
+                              << " was not written (it held the poison, "
                               << "and the second poison after a second run); " << replay);
           }
         }

@@ -26,8 +26,8 @@ using namespace ew_test;
 
 namespace {
 
-__global__ void curand_blocks(std::uint64_t seed, std::uint64_t offset, const std::uint64_t* q, std::size_t count,
-                              uint4* out) {
+__global__ void curand_blocks(std::uint64_t seed, std::uint64_t offset, const std::uint64_t* q,
+                              std::size_t count, uint4* out) {
   const std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
   if (i >= count) return;
   curandStatePhilox4_32_10_t state;
@@ -36,8 +36,8 @@ __global__ void curand_blocks(std::uint64_t seed, std::uint64_t offset, const st
 }
 
 template <class T>
-std::vector<T> run_random(std::size_t n, std::size_t off, const ew::philox_seed& key, int vec, int block_threads,
-                          launch_mode mode, ew::random_kind kind) {
+std::vector<T> run_random(std::size_t n, std::size_t off, const ew::philox_seed& key, int vec,
+                          int block_threads, launch_mode mode, ew::random_kind kind) {
   device_array<T> dy(n, off);
   dy.poison();
   test_stream stream;
@@ -73,15 +73,16 @@ std::vector<T> run_random(std::size_t n, std::size_t off, const ew::philox_seed&
 TEST_CASE("random: ew's words are cuRAND's Philox stream", "[random]") {
   std::vector<std::uint64_t> qs;
   for (std::uint64_t q = 0; q < 4096; ++q) qs.push_back(q);
-  for (std::uint64_t q : {std::uint64_t(1) << 32, (std::uint64_t(1) << 33) + 5, ~std::uint64_t(0) >> 2}) qs.push_back(q);
+  for (std::uint64_t q : {std::uint64_t(1) << 32, (std::uint64_t(1) << 33) + 5, ~std::uint64_t(0) >> 2})
+    qs.push_back(q);
   device_array<std::uint64_t> dq(qs.size());
   dq.upload(qs);
   device_array<uint4> dw(qs.size());
   for (std::uint64_t seed : {std::uint64_t(0), std::uint64_t(123456789), (std::uint64_t(1) << 63) + 1}) {
     for (std::uint64_t offset : {std::uint64_t(0), std::uint64_t(7), std::uint64_t(1) << 40}) {
       INFO("seed " << seed << " offset " << offset);
-      curand_blocks<<<static_cast<unsigned>((qs.size() + 127) / 128), 128>>>(seed, offset, dq.data(), qs.size(),
-                                                                              dw.data());
+      curand_blocks<<<static_cast<unsigned>((qs.size() + 127) / 128), 128>>>(seed, offset, dq.data(),
+                                                                             qs.size(), dw.data());
       EW_REQUIRE_CUDA(cudaGetLastError());
       EW_REQUIRE_CUDA(cudaDeviceSynchronize());
       const auto want = dw.download();
@@ -90,7 +91,8 @@ TEST_CASE("random: ew's words are cuRAND's Philox stream", "[random]") {
       const std::size_t n = 4096 * 4;
       device_array<std::uint32_t> dy(n, 1);
       dy.poison();
-      EW_REQUIRE_CUDA(ew::elementwise(ew::cast<std::uint32_t>{}, n, dy.data(), ew::random_bits({seed, offset})));
+      EW_REQUIRE_CUDA(
+          ew::elementwise(ew::cast<std::uint32_t>{}, n, dy.data(), ew::random_bits({seed, offset})));
       EW_REQUIRE_CUDA(cudaDeviceSynchronize());
       const auto got = dy.download();
       std::size_t wrong = 0;
@@ -136,7 +138,8 @@ TEST_CASE("random: the same value at every element on every launch shape", "[ran
     }
   }
   // Another offset or seed: another stream.
-  const auto other = run_random<std::uint32_t>(n, 0, {key.seed, 4}, 0, 0, launch_mode::direct, ew::random_kind::bits);
+  const auto other =
+      run_random<std::uint32_t>(n, 0, {key.seed, 4}, 0, 0, launch_mode::direct, ew::random_kind::bits);
   std::size_t same_words = 0;
   for (std::size_t i = 0; i < n; ++i) same_words += other[i] == bits[i];
   CHECK(same_words < 10);
@@ -150,9 +153,9 @@ TEST_CASE("random: the key from device memory, changed between graph replays", "
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   EW_REQUIRE_CUDA(cudaStreamBeginCapture(stream.s, cudaStreamCaptureModeThreadLocal));
-  const cudaError_t launch = ew::elementwise(ew::cast<float>{}, n, dy.data(),
-                                             ew::random_uniform(static_cast<const ew::philox_seed*>(dkey.data())),
-                                             stream.s);
+  const cudaError_t launch =
+      ew::elementwise(ew::cast<float>{}, n, dy.data(),
+                      ew::random_uniform(static_cast<const ew::philox_seed*>(dkey.data())), stream.s);
   EW_REQUIRE_CUDA(cudaStreamEndCapture(stream.s, &graph));
   EW_REQUIRE_CUDA(launch);
   EW_REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
@@ -279,13 +282,15 @@ TEST_CASE("random: dropout at the end of a compose chain", "[random]") {
   dx.upload(x);
   db.upload(b);
   const ew::dropout<float> d(0.2);
-  EW_REQUIRE_CUDA(ew::elementwise(ew::compose(ew::carry_last(ew::add<float>{}), ew::carry_last(ew::relu<float>{}), d),
-                                  n, ew::out(dy.data(), dm.data()),
-                                  ew::in(static_cast<const float*>(dx.data()), static_cast<const float*>(db.data()),
-                                         ew::random_bits(key))));
+  EW_REQUIRE_CUDA(
+      ew::elementwise(ew::compose(ew::carry_last(ew::add<float>{}), ew::carry_last(ew::relu<float>{}), d), n,
+                      ew::out(dy.data(), dm.data()),
+                      ew::in(static_cast<const float*>(dx.data()), static_cast<const float*>(db.data()),
+                             ew::random_bits(key))));
   // The same in three launches.
-  EW_REQUIRE_CUDA(ew::elementwise(ew::compose(ew::add<float>{}, ew::relu<float>{}), n, dsum.data(),
-                                  ew::in(static_cast<const float*>(dx.data()), static_cast<const float*>(db.data()))));
+  EW_REQUIRE_CUDA(
+      ew::elementwise(ew::compose(ew::add<float>{}, ew::relu<float>{}), n, dsum.data(),
+                      ew::in(static_cast<const float*>(dx.data()), static_cast<const float*>(db.data()))));
   EW_REQUIRE_CUDA(ew::elementwise(d, n, ew::out(dy2.data(), dm2.data()),
                                   ew::in(static_cast<const float*>(dsum.data()), ew::random_bits(key))));
   EW_REQUIRE_CUDA(cudaDeviceSynchronize());

@@ -141,10 +141,11 @@ TEST_CASE("side_reduction: several reductions, operands and compose in one launc
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::sum>(isum.p())));
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::min>(mn.p())));
   // Index and constant operands, two reductions.
-  EW_REQUIRE_CUDA(ew::elementwise(mix3{}, n,
-                                  ew::out(dy.data(), ew::reduce_into<ew::reduction::max>(mx.p()),
-                                          ew::reduce_into<ew::reduction::sum>(isum.p())),
-                                  ew::in(static_cast<const float*>(dx.data()), ew::index(), ew::constant(2.0f))));
+  EW_REQUIRE_CUDA(
+      ew::elementwise(mix3{}, n,
+                      ew::out(dy.data(), ew::reduce_into<ew::reduction::max>(mx.p()),
+                              ew::reduce_into<ew::reduction::sum>(isum.p())),
+                      ew::in(static_cast<const float*>(dx.data()), ew::index(), ew::constant(2.0f))));
   EW_REQUIRE_CUDA(cudaDeviceSynchronize());
   REQUIRE(dy.guards_intact());
   const auto y = dy.download();
@@ -204,11 +205,11 @@ TEST_CASE("side_reduction: NaN and signed zeros through the atomics", "[side_red
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::amax>(am.p())));
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::max>(mx.p())));
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::min>(mn.p())));
-  EW_REQUIRE_CUDA(ew::elementwise(three{}, x.size(),
-                                  ew::out(dy.data(), ew::reduce_into<ew::reduction::amax>(am.p()),
-                                          ew::reduce_into<ew::reduction::max>(mx.p()),
-                                          ew::reduce_into<ew::reduction::min>(mn.p())),
-                                  static_cast<const float*>(dx.data())));
+  EW_REQUIRE_CUDA(ew::elementwise(
+      three{}, x.size(),
+      ew::out(dy.data(), ew::reduce_into<ew::reduction::amax>(am.p()),
+              ew::reduce_into<ew::reduction::max>(mx.p()), ew::reduce_into<ew::reduction::min>(mn.p())),
+      static_cast<const float*>(dx.data())));
   EW_REQUIRE_CUDA(cudaDeviceSynchronize());
   CHECK(std::isnan(am.get()));
   CHECK(std::isnan(mx.get()));
@@ -221,11 +222,11 @@ TEST_CASE("side_reduction: NaN and signed zeros through the atomics", "[side_red
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::max>(mx.p())));
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::min>(mn.p())));
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::amax>(am.p())));
-  EW_REQUIRE_CUDA(ew::elementwise(three{}, z.size(),
-                                  ew::out(dzy.data(), ew::reduce_into<ew::reduction::amax>(am.p()),
-                                          ew::reduce_into<ew::reduction::max>(mx.p()),
-                                          ew::reduce_into<ew::reduction::min>(mn.p())),
-                                  static_cast<const float*>(dz.data())));
+  EW_REQUIRE_CUDA(ew::elementwise(
+      three{}, z.size(),
+      ew::out(dzy.data(), ew::reduce_into<ew::reduction::amax>(am.p()),
+              ew::reduce_into<ew::reduction::max>(mx.p()), ew::reduce_into<ew::reduction::min>(mn.p())),
+      static_cast<const float*>(dz.data())));
   EW_REQUIRE_CUDA(cudaDeviceSynchronize());
   CHECK((mx.get() == 0.0f && !std::signbit(mx.get())));
   CHECK((mn.get() == 0.0f && std::signbit(mn.get())));
@@ -235,11 +236,11 @@ TEST_CASE("side_reduction: NaN and signed zeros through the atomics", "[side_red
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::max>(mx.p())));
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::min>(mn.p())));
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::amax>(am.p())));
-  EW_REQUIRE_CUDA(ew::elementwise(three{}, neg.size(),
-                                  ew::out(dny.data(), ew::reduce_into<ew::reduction::amax>(am.p()),
-                                          ew::reduce_into<ew::reduction::max>(mx.p()),
-                                          ew::reduce_into<ew::reduction::min>(mn.p())),
-                                  static_cast<const float*>(dn.data())));
+  EW_REQUIRE_CUDA(ew::elementwise(
+      three{}, neg.size(),
+      ew::out(dny.data(), ew::reduce_into<ew::reduction::amax>(am.p()),
+              ew::reduce_into<ew::reduction::max>(mx.p()), ew::reduce_into<ew::reduction::min>(mn.p())),
+      static_cast<const float*>(dn.data())));
   EW_REQUIRE_CUDA(cudaDeviceSynchronize());
   float want_max = -INFINITY, want_min = INFINITY;
   for (float v : neg) {
@@ -273,15 +274,16 @@ TEST_CASE("side_reduction: the same bits on every launch shape, partial warps in
       ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
       policy.block_threads = block_threads;
       const auto ins = cuda::std::make_tuple(static_cast<const float*>(dx.data()) + 1);
-      EW_REQUIRE_CUDA((ew::detail::dispatch<4, 2>(split::wrap(op_t{1.0f}, outs), n, split::arrays(outs), ins, 0,
-                                                   block_threads > 0 ? &policy : nullptr)));
+      EW_REQUIRE_CUDA((ew::detail::dispatch<4, 2>(split::wrap(op_t{1.0f}, outs), n, split::arrays(outs), ins,
+                                                  0, block_threads > 0 ? &policy : nullptr)));
       EW_REQUIRE_CUDA(cudaDeviceSynchronize());
       CHECK(am.get() == want);
     }
   }
   // Scalar path (VecWidth 1) too.
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::amax>(am.p())));
-  EW_REQUIRE_CUDA((ew::elementwise<op_t, 1>(op_t{1.0f}, n, ew::out(dy.data(), ew::reduce_into<ew::reduction::amax>(am.p())),
+  EW_REQUIRE_CUDA((ew::elementwise<op_t, 1>(op_t{1.0f}, n,
+                                            ew::out(dy.data(), ew::reduce_into<ew::reduction::amax>(am.p())),
                                             static_cast<const float*>(dx.data()) + 1)));
   EW_REQUIRE_CUDA(cudaDeviceSynchronize());
   CHECK(am.get() == want);
@@ -297,11 +299,10 @@ TEST_CASE("side_reduction: N-dimensional launches", "[side_reduction]") {
   dy.poison();
   device_scalar<float> am;
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::amax>(am.p())));
-  EW_REQUIRE_CUDA(ew::elementwise(add_keep{}, ew::extents{rows, cols},
-                                  ew::out(dy.data(), ew::reduce_into<ew::reduction::amax>(am.p())),
-                                  ew::in(static_cast<const float*>(dx.data()),
-                                         ew::strided(static_cast<const float*>(db.data()), ew::extents{1, cols},
-                                                     ew::strides{0, 1}))));
+  EW_REQUIRE_CUDA(ew::elementwise(
+      add_keep{}, ew::extents{rows, cols}, ew::out(dy.data(), ew::reduce_into<ew::reduction::amax>(am.p())),
+      ew::in(static_cast<const float*>(dx.data()),
+             ew::strided(static_cast<const float*>(db.data()), ew::extents{1, cols}, ew::strides{0, 1}))));
   EW_REQUIRE_CUDA(cudaDeviceSynchronize());
   REQUIRE(dy.guards_intact());
   float want = 0;
@@ -320,10 +321,9 @@ TEST_CASE("side_reduction: N-dimensional launches", "[side_reduction]") {
   const std::int64_t s = 700;
   device_scalar<float> mx;
   EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::max>(mx.p())));
-  EW_REQUIRE_CUDA(ew::elementwise(copy_keep{}, ew::extents{s, s},
-                                  ew::out(dy.data(), ew::reduce_into<ew::reduction::max>(mx.p())),
-                                  ew::strided(static_cast<const float*>(dx.data()), ew::extents{s, s},
-                                              ew::strides{1, s})));
+  EW_REQUIRE_CUDA(ew::elementwise(
+      copy_keep{}, ew::extents{s, s}, ew::out(dy.data(), ew::reduce_into<ew::reduction::max>(mx.p())),
+      ew::strided(static_cast<const float*>(dx.data()), ew::extents{s, s}, ew::strides{1, s})));
   EW_REQUIRE_CUDA(cudaDeviceSynchronize());
   float want_t = -INFINITY;
   for (std::int64_t i = 0; i < s * s; ++i) want_t = std::max(want_t, x[static_cast<std::size_t>(i)]);
@@ -348,8 +348,9 @@ TEST_CASE("side_reduction: graphs replayed with new inputs", "[side_reduction]")
   EW_REQUIRE_CUDA(launch);
   EW_REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
   for (int replay = 0; replay < 3; ++replay) {
-    const std::vector<float> x = random_inputs<float>(n, base_seed() + 100 + static_cast<std::uint64_t>(replay),
-                                                      -10.0f * (replay + 1), 10.0f * (replay + 1));
+    const std::vector<float> x =
+        random_inputs<float>(n, base_seed() + 100 + static_cast<std::uint64_t>(replay), -10.0f * (replay + 1),
+                             10.0f * (replay + 1));
     dx.upload(x);
     EW_REQUIRE_CUDA(cudaGraphLaunch(exec, stream.s));
     EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));

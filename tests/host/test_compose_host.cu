@@ -131,9 +131,12 @@ TEST_CASE("each stage rounds to its own type; cast<float> keeps a 16-bit chain i
   // so the chain that rounds to __half between stages gives 2051; kept in float it is exactly 2050, which f16
   // holds, so the launcher's one rounding to __half keeps it.
   const __half x = __float2half(1025.f);
-  STATIC_REQUIRE(std::is_same_v<decltype(ew::compose(ew::scale_bias<__half>{3.f, 0.f}, ew::cast<float>{})(x)), float>);
-  const float rounded_between = ew::compose(ew::scale_bias<__half>{3.f, 0.f}, ew::cast<float>{}, minus_1025{})(x);
-  const float kept_in_float = ew::compose(ew::cast<float>{}, ew::scale_bias<float>{3.f, 0.f}, minus_1025{})(x);
+  STATIC_REQUIRE(
+      std::is_same_v<decltype(ew::compose(ew::scale_bias<__half>{3.f, 0.f}, ew::cast<float>{})(x)), float>);
+  const float rounded_between =
+      ew::compose(ew::scale_bias<__half>{3.f, 0.f}, ew::cast<float>{}, minus_1025{})(x);
+  const float kept_in_float =
+      ew::compose(ew::cast<float>{}, ew::scale_bias<float>{3.f, 0.f}, minus_1025{})(x);
   CHECK(rounded_between == 2051.f);
   CHECK(kept_in_float == 2050.f);
   CHECK(__half2float(ew::convert<__half>(kept_in_float)) == 2050.f);
@@ -144,7 +147,8 @@ TEST_CASE("composed functors are what the launcher needs", "[compose][host]") {
   using R = decltype(residual);
   // Passed to the kernel by value.
   STATIC_REQUIRE(std::is_trivially_copyable_v<R>);
-  STATIC_REQUIRE(std::is_trivially_copyable_v<decltype(ew::compose(ew::scale_bias<float>{}, ew::clamp<float>{}))>);
+  STATIC_REQUIRE(
+      std::is_trivially_copyable_v<decltype(ew::compose(ew::scale_bias<float>{}, ew::clamp<float>{}))>);
   // Callable exactly when the first stage is: a wrong number of inputs is the launcher's error, not a
   // compose error, and SFINAE sees it.
   STATIC_REQUIRE(std::is_invocable_r_v<float, const R&, float, float>);

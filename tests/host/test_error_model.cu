@@ -2,9 +2,10 @@
 //
 // The error model on the host: each rejection returns cudaErrorInvalidValue with its own message, the
 // message belongs to the calling thread until its next ew call, it survives the thread, and a CUDA error
-// from the device query (no GPU here) is returned with CUDA's own string ([no_gpu], ctest host.no_gpu, skipped
-// where a GPU is present). No call in this file ever reaches a kernel launch: every one is rejected or has
-// n == 0, or (the [no_gpu] test) runs only where there is no GPU, so it is safe on a machine with a GPU.
+// from the device query (no GPU here) is returned with CUDA's own string ([no_gpu], ctest host.no_gpu,
+// skipped where a GPU is present). No call in this file ever reaches a kernel launch: every one is rejected
+// or has n == 0, or (the [no_gpu] test) runs only where there is no GPU, so it is safe on a machine with a
+// GPU.
 
 #include <atomic>
 #include <cstdint>
@@ -142,12 +143,14 @@ TEST_CASE("fail() records the message and hands back the error it was given", "[
 
 // Needs a machine without a GPU (with one, the call would launch on addresses that are not memory; the GPU
 // tests cover that machine). Hidden ([.]), so a plain run of ew_host_tests leaves it out; ctest runs it as
-// host.no_gpu, `ew_host_tests --no-gpu "[no_gpu]"`, where main() exits with 77 (skipped) when a GPU is present.
-// Run by name on a machine with a GPU it fails rather than pass without checking anything.
+// host.no_gpu, `ew_host_tests --no-gpu "[no_gpu]"`, where main() exits with 77 (skipped) when a GPU is
+// present. Run by name on a machine with a GPU it fails rather than pass without checking anything.
 TEST_CASE("without a GPU a valid call returns CUDA's error and CUDA's string, never success", "[.no_gpu]") {
   int count = 0;
   if (cudaGetDeviceCount(&count) == cudaSuccess && count > 0) {
-    FAIL("a GPU is present: this test needs a machine without one (run it with --no-gpu, which skips it there)");
+    FAIL(
+        "a GPU is present: this test needs a machine without one (run it with --no-gpu, which skips it "
+        "there)");
   }
   cudaGetLastError();
   const cudaError_t e = ew::elementwise(ew::relu<float>{}, 4, fake(0x10000000), cfake(0x20000000));

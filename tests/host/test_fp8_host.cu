@@ -103,10 +103,14 @@ TEST_CASE("fp8: every code encodes to itself, and 16-bit values round once", "[f
     br.x = u;
     const __nv_bfloat16 bv(br);
     const double hd = static_cast<double>(__half2float(hv)), bd = static_cast<double>(__bfloat162float(bv));
-    wrong += !same_code<__nv_fp8_e4m3>(bits_of(ew::convert<__nv_fp8_e4m3>(hv)), encode(format::e4m3, hd, true));
-    wrong += !same_code<__nv_fp8_e5m2>(bits_of(ew::convert<__nv_fp8_e5m2>(hv)), encode(format::e5m2, hd, true));
-    wrong += !same_code<__nv_fp8_e4m3>(bits_of(ew::convert<__nv_fp8_e4m3>(bv)), encode(format::e4m3, bd, true));
-    wrong += !same_code<__nv_fp8_e5m2>(bits_of(ew::convert<__nv_fp8_e5m2>(bv)), encode(format::e5m2, bd, true));
+    wrong +=
+        !same_code<__nv_fp8_e4m3>(bits_of(ew::convert<__nv_fp8_e4m3>(hv)), encode(format::e4m3, hd, true));
+    wrong +=
+        !same_code<__nv_fp8_e5m2>(bits_of(ew::convert<__nv_fp8_e5m2>(hv)), encode(format::e5m2, hd, true));
+    wrong +=
+        !same_code<__nv_fp8_e4m3>(bits_of(ew::convert<__nv_fp8_e4m3>(bv)), encode(format::e4m3, bd, true));
+    wrong +=
+        !same_code<__nv_fp8_e5m2>(bits_of(ew::convert<__nv_fp8_e5m2>(bv)), encode(format::e5m2, bd, true));
   }
   CHECK(wrong == 0);
 }
@@ -118,10 +122,10 @@ TEST_CASE("fp8: float and double round to nearest even, saturating or not", "[fp
   check_encode_floats<__nv_fp8_e5m2, ew::saturation::none>();
   // The named boundaries, so that the rules read here as the docs state them.
   const float inf = INFINITY;
-  CHECK(bits_of(ew::convert<__nv_fp8_e4m3>(500.0f)) == 0x7e);   // 448
-  CHECK(bits_of(ew::convert<__nv_fp8_e4m3>(-inf)) == 0xfe);     // -448
+  CHECK(bits_of(ew::convert<__nv_fp8_e4m3>(500.0f)) == 0x7e);                        // 448
+  CHECK(bits_of(ew::convert<__nv_fp8_e4m3>(-inf)) == 0xfe);                          // -448
   CHECK(bits_of(ew::convert<__nv_fp8_e4m3, ew::saturation::none>(500.0f)) == 0x7f);  // NaN
-  CHECK(bits_of(ew::convert<__nv_fp8_e5m2>(inf)) == 0x7b);      // 57344
+  CHECK(bits_of(ew::convert<__nv_fp8_e5m2>(inf)) == 0x7b);                           // 57344
   CHECK(bits_of(ew::convert<__nv_fp8_e5m2, ew::saturation::none>(inf)) == 0x7c);     // inf
   CHECK(is_nan_code(format::e4m3, bits_of(ew::convert<__nv_fp8_e4m3>(NAN))));
   CHECK(is_nan_code(format::e5m2, bits_of(ew::convert<__nv_fp8_e5m2>(NAN))));
@@ -143,9 +147,10 @@ std::size_t unary_mismatches(Op op, Ref ref, bool exact) {
     const double x = decode(f, static_cast<std::uint8_t>(b));
     const std::uint8_t want = encode(f, ref(x), true);
     const std::uint8_t got = bits_of(op(from_bits<T>(static_cast<std::uint8_t>(b))));
-    const bool ok = is_nan_code(f, want) ? is_nan_code(f, got)
-                                         : (exact ? got == want
-                                                  : !is_nan_code(f, got) && std::abs(ordinal(got) - ordinal(want)) <= 1);
+    const bool ok =
+        is_nan_code(f, want)
+            ? is_nan_code(f, got)
+            : (exact ? got == want : !is_nan_code(f, got) && std::abs(ordinal(got) - ordinal(want)) <= 1);
     if (!ok && ++wrong <= 3) {
       UNSCOPED_INFO("x = " << x << " want 0x" << std::hex << int(want) << " got 0x" << int(got));
     }
@@ -164,7 +169,8 @@ std::size_t binary_mismatches(Op op, Ref ref) {
       const std::uint8_t got =
           bits_of(op(from_bits<T>(static_cast<std::uint8_t>(a)), from_bits<T>(static_cast<std::uint8_t>(b))));
       if (!same_code<T>(got, want) && ++wrong <= 3) {
-        UNSCOPED_INFO("x = " << x << " y = " << y << " want 0x" << std::hex << int(want) << " got 0x" << int(got));
+        UNSCOPED_INFO("x = " << x << " y = " << y << " want 0x" << std::hex << int(want) << " got 0x"
+                             << int(got));
       }
     }
   }
@@ -185,17 +191,21 @@ void check_ops() {
   CHECK(binary_mismatches<T>(ew::max<T>{}, [](double x, double y) {
           return std::isnan(x) || std::isnan(y) ? NAN : (x > y || (x == y && !std::signbit(x)) ? x : y);
         }) == 0);
-  CHECK(unary_mismatches<T>(ew::neg<T>{}, [](double x) { return -x; }, true) == 0);
-  CHECK(unary_mismatches<T>(ew::abs<T>{}, [](double x) { return std::fabs(x); }, true) == 0);
+  CHECK(unary_mismatches<T>(
+            ew::neg<T>{}, [](double x) { return -x; }, true) == 0);
+  CHECK(unary_mismatches<T>(
+            ew::abs<T>{}, [](double x) { return std::fabs(x); }, true) == 0);
   // relu returns its input itself where it is not negative (an e5m2 infinity stays one, no rounding).
   for (int b = 0; b < 256; ++b) {
     const double x = decode(format_of<T>(), std::uint8_t(b));
     const std::uint8_t got = bits_of(ew::relu<T>{}(from_bits<T>(std::uint8_t(b))));
     CHECK(same_code<T>(got, x < 0 ? std::uint8_t(0) : std::uint8_t(b)));
   }
-  CHECK(unary_mismatches<T>(ew::scale_bias<T>{C(1.5f), C(0.25f)}, [](double x) { return 1.5 * x + 0.25; }, true) == 0);
-  CHECK(unary_mismatches<T>(ew::clamp<T>{ew::convert<T>(-2.0f), ew::convert<T>(3.0f)},
-                            [](double x) { return std::isnan(x) ? x : (x < -2 ? -2.0 : (x > 3 ? 3.0 : x)); }, true) == 0);
+  CHECK(unary_mismatches<T>(
+            ew::scale_bias<T>{C(1.5f), C(0.25f)}, [](double x) { return 1.5 * x + 0.25; }, true) == 0);
+  CHECK(unary_mismatches<T>(
+            ew::clamp<T>{ew::convert<T>(-2.0f), ew::convert<T>(3.0f)},
+            [](double x) { return std::isnan(x) ? x : (x < -2 ? -2.0 : (x > 3 ? 3.0 : x)); }, true) == 0);
   // fma: one rounding of the exact a * b + c, over a sample of triples.
   {
     constexpr format f = format_of<T>();
@@ -203,23 +213,36 @@ void check_ops() {
     for (int a = 0; a < 256; a += 3) {
       for (int b = 0; b < 256; b += 5) {
         for (int c = 0; c < 256; c += 7) {
-          const double x = decode(f, std::uint8_t(a)), y = decode(f, std::uint8_t(b)), z = decode(f, std::uint8_t(c));
+          const double x = decode(f, std::uint8_t(a)), y = decode(f, std::uint8_t(b)),
+                       z = decode(f, std::uint8_t(c));
           const std::uint8_t want = encode(f, std::fma(x, y, z), true);
-          const std::uint8_t got = bits_of(
-              ew::fma<T>{}(from_bits<T>(std::uint8_t(a)), from_bits<T>(std::uint8_t(b)), from_bits<T>(std::uint8_t(c))));
+          const std::uint8_t got = bits_of(ew::fma<T>{}(
+              from_bits<T>(std::uint8_t(a)), from_bits<T>(std::uint8_t(b)), from_bits<T>(std::uint8_t(c))));
           wrong += !same_code<T>(got, want);
         }
       }
     }
     CHECK(wrong == 0);
   }
-  // Transcendentals: float's few ulp decide only at a midpoint of the FP8 grid: the nearest code or one beside it.
-  CHECK(unary_mismatches<T>(ew::exp<T>{}, [](double x) { return std::exp(x); }, false) == 0);
-  CHECK(unary_mismatches<T>(ew::log<T>{}, [](double x) { return std::log(x); }, false) == 0);
-  CHECK(unary_mismatches<T>(ew::tanh<T>{}, [](double x) { return std::tanh(x); }, false) == 0);
-  CHECK(unary_mismatches<T>(ew::sigmoid<T>{}, [](double x) { return 1 / (1 + std::exp(-x)); }, false) == 0);
-  CHECK(unary_mismatches<T>(ew::gelu<T>{}, [](double x) { return std::isinf(x) ? (x > 0 ? x : 0.0) : 0.5 * x * std::erfc(-x / std::sqrt(2.0)); }, false) == 0);
-  CHECK(unary_mismatches<T>(ew::silu<T>{}, [](double x) { return std::isinf(x) ? (x > 0 ? x : 0.0) : x / (1 + std::exp(-x)); }, false) == 0);
+  // Transcendentals: float's few ulp decide only at a midpoint of the FP8 grid: the nearest code or one
+  // beside it.
+  CHECK(unary_mismatches<T>(
+            ew::exp<T>{}, [](double x) { return std::exp(x); }, false) == 0);
+  CHECK(unary_mismatches<T>(
+            ew::log<T>{}, [](double x) { return std::log(x); }, false) == 0);
+  CHECK(unary_mismatches<T>(
+            ew::tanh<T>{}, [](double x) { return std::tanh(x); }, false) == 0);
+  CHECK(unary_mismatches<T>(
+            ew::sigmoid<T>{}, [](double x) { return 1 / (1 + std::exp(-x)); }, false) == 0);
+  CHECK(unary_mismatches<T>(
+            ew::gelu<T>{},
+            [](double x) {
+              return std::isinf(x) ? (x > 0 ? x : 0.0) : 0.5 * x * std::erfc(-x / std::sqrt(2.0));
+            },
+            false) == 0);
+  CHECK(unary_mismatches<T>(
+            ew::silu<T>{},
+            [](double x) { return std::isinf(x) ? (x > 0 ? x : 0.0) : x / (1 + std::exp(-x)); }, false) == 0);
 }
 
 TEST_CASE("fp8: the catalog's floating ops on e4m3 and e5m2", "[fp8]") {

@@ -51,9 +51,12 @@ int instantiate_all(std::index_sequence<I...>, std::integer_sequence<int, V...>)
 /// The explicit widths valid for T (VecWidth * sizeof(T) <= 16), plus ew::vec_auto (0).
 template <class T>
 auto widths() {
-  if constexpr (sizeof(T) == 8) return std::integer_sequence<int, 0, 1, 2>{};
-  else if constexpr (sizeof(T) == 4) return std::integer_sequence<int, 0, 1, 2, 4>{};
-  else return std::integer_sequence<int, 0, 1, 2, 4, 8>{};
+  if constexpr (sizeof(T) == 8)
+    return std::integer_sequence<int, 0, 1, 2>{};
+  else if constexpr (sizeof(T) == 4)
+    return std::integer_sequence<int, 0, 1, 2, 4>{};
+  else
+    return std::integer_sequence<int, 0, 1, 2, 4, 8>{};
 }
 
 }  // namespace
@@ -68,7 +71,8 @@ TEMPLATE_TEST_CASE("every core op x type x width instantiates", "[instantiation]
 }
 
 TEST_CASE("1-byte types take 16-element vectors", "[instantiation]") {
-  REQUIRE(&ew::elementwise<ew::add<std::int8_t>, 16, std::int8_t*, ew::inputs<const std::int8_t*, const std::int8_t*>> != nullptr);
+  REQUIRE(&ew::elementwise<ew::add<std::int8_t>, 16, std::int8_t*,
+                           ew::inputs<const std::int8_t*, const std::int8_t*>> != nullptr);
   STATIC_REQUIRE(ew::detail::default_vec_width<std::int8_t> == 16);
 }
 

@@ -1,11 +1,11 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// The kernel's per-thread body (`elementwise_grid_thread`, the exact code each GPU thread runs) on the host, with
-// vector_access.cuh's host twins of the vector loads and stores: every thread of a simulated grid, shaped
-// by the launcher's own choices (vector_head, plan_paths with the default policy), over
-// host arrays at many pointer offsets. Each output element must equal the functor applied to its own inputs,
-// and no byte around the outputs may change. This catches what the schedule-only simulation cannot: lanes
-// of a vector stored in the wrong order, a vector written to the wrong place, the wrong input read.
+// The kernel's per-thread body (`elementwise_grid_thread`, the exact code each GPU thread runs) on the host,
+// with vector_access.cuh's host twins of the vector loads and stores: every thread of a simulated grid,
+// shaped by the launcher's own choices (vector_head, plan_paths with the default policy), over host arrays at
+// many pointer offsets. Each output element must equal the functor applied to its own inputs, and no byte
+// around the outputs may change. This catches what the schedule-only simulation cannot: lanes of a vector
+// stored in the wrong order, a vector written to the wrong place, the wrong input read.
 
 #include <cmath>
 #include <cstdint>
@@ -67,12 +67,16 @@ std::tuple<std::integral_constant<std::size_t, K>...> index_tuple(std::index_seq
 template <int Vec, int Unroll, class Out, class... In, class Op>
 void run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
   host_array<Out> out(n, offsets[0] * sizeof(Out));
-  auto make_inputs = [&](auto... k) { return std::tuple<host_array<In>...>{host_array<In>(n, offsets[1 + k] * sizeof(In))...}; };
+  auto make_inputs = [&](auto... k) {
+    return std::tuple<host_array<In>...>{host_array<In>(n, offsets[1 + k] * sizeof(In))...};
+  };
   auto ins = std::apply(make_inputs, index_tuple(std::index_sequence_for<In...>{}));
-  std::apply([&](auto&... a) {
-    std::uint64_t s = 1;
-    (fill(a.data(), n, ew_test::base_seed() + 101 * s++), ...);
-  }, ins);
+  std::apply(
+      [&](auto&... a) {
+        std::uint64_t s = 1;
+        (fill(a.data(), n, ew_test::base_seed() + 101 * s++), ...);
+      },
+      ins);
   std::memset(static_cast<void*>(out.data()), ew_test::poison_byte, n * sizeof(Out));
 
   std::vector<pointer_info> all{ew::detail::info_of(out.data())};
@@ -87,7 +91,8 @@ void run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
   const in_operands in_tuple =
       ew::detail::as_operands(std::apply([](auto&... a) { return in_ptrs(a.data()...); }, ins));
   // The launcher's plan for these pointers, then every thread of its grid through the kernel's body.
-  constexpr int V = ew::detail::is_vectorizable_v<Out> && (ew::detail::is_vectorizable_v<In> && ...) ? Vec : 1;
+  constexpr int V =
+      ew::detail::is_vectorizable_v<Out> && (ew::detail::is_vectorizable_v<In> && ...) ? Vec : 1;
   const auto plan = ew::detail::plan_paths<V, Unroll>(n, head, ew::tuning::policy_for_cc(90));
   for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
     for (std::size_t th = 0; th < plan.shape.block_threads; ++th) {
@@ -175,7 +180,8 @@ void run_index_body(std::size_t n, std::size_t out_off, std::size_t x_off) {
     const double want = with_index{}(x.data()[i], static_cast<std::int64_t>(i), c, s);
     if (!ew_test::same_bits(out.data()[i], want) && wrong++ == 0) first = i;
   }
-  INFO("n=" << n << " offsets out " << out_off << " x " << x_off << " head " << head << " first wrong " << first);
+  INFO("n=" << n << " offsets out " << out_off << " x " << x_off << " head " << head << " first wrong "
+            << first);
   REQUIRE(wrong == 0);
   REQUIRE(out.guards_intact());
   REQUIRE(x.guards_intact());

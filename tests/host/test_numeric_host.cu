@@ -42,7 +42,6 @@ namespace {
 using ew_test::cases::check_all;
 using ew_test::cases::show;
 
-
 template <class... T>
 struct type_list {};
 using integer_types = type_list<std::int8_t, std::uint8_t, std::int16_t, std::uint16_t, std::int32_t,

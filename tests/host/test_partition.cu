@@ -22,11 +22,11 @@ using ew::detail::partition;
 using ew::detail::pointer_info;
 using ew::detail::vector_head;
 
-
 /// What one thread of the kernel walks, in the kernel's order (elementwise_grid_thread): its tiles, then its
 /// scalar elements.
 template <class Visitor>
-void block_tile_schedule(const partition& p, const launch_shape& s, std::size_t b, std::size_t t, Visitor& v) {
+void block_tile_schedule(const partition& p, const launch_shape& s, std::size_t b, std::size_t t,
+                         Visitor& v) {
   ew::detail::tile_schedule(p, s, b, t, v);
   ew::detail::scalar_schedule(p, s, b, t, v);
 }
@@ -94,8 +94,9 @@ int brute_force_head(const std::vector<pointer_info>& ptrs, int vec) {
 /// Simulates a grid of `blocks` x `block_threads` (taking `per_thread` vectors per tile) over `n` elements
 /// for pointers at the given byte offsets, each with its own element size; fails the test on the first
 /// violation.
-void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, const std::vector<std::size_t>& sizes,
-              int vec, std::size_t blocks, std::size_t block_threads, int per_thread) {
+void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets,
+              const std::vector<std::size_t>& sizes, int vec, std::size_t blocks, std::size_t block_threads,
+              int per_thread) {
   std::vector<pointer_info> ptrs;
   for (std::size_t k = 0; k < byte_offsets.size(); ++k) {
     // Distinct 256-byte-aligned bases, then the offset, as cudaMalloc plus pointer arithmetic gives.
@@ -131,8 +132,8 @@ void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, const
 
 void simulate(std::size_t n, const std::vector<std::size_t>& byte_offsets, std::size_t element_size, int vec,
               std::size_t blocks, std::size_t block_threads, int per_thread) {
-  simulate(n, byte_offsets, std::vector<std::size_t>(byte_offsets.size(), element_size), vec, blocks, block_threads,
-           per_thread);
+  simulate(n, byte_offsets, std::vector<std::size_t>(byte_offsets.size(), element_size), vec, blocks,
+           block_threads, per_thread);
 }
 
 /// Counts the vector tiles each block takes (a visitor for `block_tile_schedule`), keyed by the tile's
@@ -193,7 +194,7 @@ TEST_CASE("vector_head aligns every pointer or refuses", "[partition]") {
 TEST_CASE("block-tile schedule covers each element once with aligned vectors", "[partition]") {
   // Small grids too (fewer threads than a head or tail holds, several blocks of one or a few threads), so a
   // head/tail loop that strode by the block instead of the grid would handle elements twice.
-  const std::vector<std::pair<std::size_t, std::size_t>> grids{{1, 1},  {2, 1},  {3, 2},    {5, 3},
+  const std::vector<std::pair<std::size_t, std::size_t>> grids{{1, 1},  {2, 1},  {3, 2},   {5, 3},
                                                                {1, 32}, {3, 64}, {7, 128}, {132, 256}};
   for (std::size_t element_size : {1, 2, 4, 8}) {
     for (int vec = 1; vec * element_size <= 16; vec *= 2) {
@@ -228,7 +229,8 @@ TEST_CASE("three pointers: one odd offset forces the scalar path", "[partition]"
   }
 }
 
-TEST_CASE("launch plan: one tile per block, unroll vectors per thread, whole tiles vectorized", "[partition]") {
+TEST_CASE("launch plan: one tile per block, unroll vectors per thread, whole tiles vectorized",
+          "[partition]") {
   using ew::detail::launch_plan;
   using ew::detail::plan_launch;
   const ew::tuning::launch_policy policy{};  // block size from tile_vectors
@@ -264,13 +266,14 @@ TEST_CASE("launch plan: one tile per block, unroll vectors per thread, whole til
   const partition huge = make_partition((std::size_t{1} << 33) + 5, 3, 16, 256);
   REQUIRE(huge.tiles == ((std::size_t{1} << 33) + 2) / 16 / 256);
   REQUIRE(huge.n - huge.body_end() == ((std::size_t{1} << 33) + 2) - huge.tiles * 256 * 16);
-  REQUIRE(huge.scalar_element(2) == 2);                 // the head
+  REQUIRE(huge.scalar_element(2) == 2);                // the head
   REQUIRE(huge.scalar_element(3) == huge.body_end());  // then the tail
 }
 
-TEST_CASE("launch plan: the default policy gives each block at most one tile and each thread at most one "
-          "scalar element",
-          "[partition]") {
+TEST_CASE(
+    "launch plan: the default policy gives each block at most one tile and each thread at most one "
+    "scalar element",
+    "[partition]") {
   // plan_launch's own plan, run through the kernel's schedule, for sizes that are not whole tiles: a grid
   // rounded down would give a block two tiles or a thread two scalar elements (two memory round trips).
   using ew::detail::launch_plan;
@@ -346,5 +349,6 @@ TEST_CASE("programmatic launch triggers early only for grids of at most one bloc
   REQUIRE_FALSE(ew::tuning::early_trigger(133, 132));
   REQUIRE_FALSE(ew::tuning::early_trigger(std::size_t{1} << 31, 132));
   // The default launch shape asks for nothing: only launch_kernel sets it, under programmatic launch.
-  REQUIRE_FALSE(ew::detail::plan_launch(1u << 16, 0, 4, 2, ew::tuning::policy_for_cc(90)).shape.early_trigger);
+  REQUIRE_FALSE(
+      ew::detail::plan_launch(1u << 16, 0, 4, 2, ew::tuning::policy_for_cc(90)).shape.early_trigger);
 }

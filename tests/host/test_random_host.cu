@@ -23,16 +23,18 @@ bool same(const ew::philox_block& a, std::uint32_t x, std::uint32_t y, std::uint
 
 TEST_CASE("random: Philox-4x32-10 known answers (Random123 kat_vectors)", "[random]") {
   CHECK(same(ew::philox4x32_10({0, 0, 0, 0}, 0, 0), 0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u));
-  CHECK(same(ew::philox4x32_10({0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, 0xffffffffu, 0xffffffffu),
-             0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu));
-  CHECK(same(ew::philox4x32_10({0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}, 0xa4093822u, 0x299f31d0u),
-             0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u));
+  CHECK(
+      same(ew::philox4x32_10({0xffffffffu, 0xffffffffu, 0xffffffffu, 0xffffffffu}, 0xffffffffu, 0xffffffffu),
+           0x408f276du, 0x41c83b0eu, 0xa20bc7c6u, 0x6d5451fdu));
+  CHECK(
+      same(ew::philox4x32_10({0x243f6a88u, 0x85a308d3u, 0x13198a2eu, 0x03707344u}, 0xa4093822u, 0x299f31d0u),
+           0xd16cfe09u, 0x94fdccebu, 0x5001e420u, 0x24126ea1u));
 }
 
 TEST_CASE("random: element i is word i % 4 of block i / 4 of (seed, offset)", "[random]") {
   const ew::philox_seed key{0x0123456789abcdefull, 0xfedcba9876543210ull};
-  const ew::philox_block b = ew::philox4x32_10({0x76543210u, 0xfedcba98u, 0x00000005u, 0x00000000u}, 0x89abcdefu,
-                                               0x01234567u);
+  const ew::philox_block b =
+      ew::philox4x32_10({0x76543210u, 0xfedcba98u, 0x00000005u, 0x00000000u}, 0x89abcdefu, 0x01234567u);
   const auto r = ew::detail::input_arg<decltype(ew::random_bits(key))>::to_1d(ew::random_bits(key));
   CHECK(r.element(20) == b.x);
   CHECK(r.element(21) == b.y);
@@ -133,7 +135,8 @@ std::vector<unsigned char> simulated_mask(std::size_t n, std::size_t off, const 
   auto outs = cuda::std::make_tuple(y.data() + off, mask.data() + off);
   auto ins = cuda::std::make_tuple(ew::detail::contiguous_input<float>{x.data() + off},
                                    ew::detail::random_input<ew::random_kind::bits, false>{key, nullptr});
-  ew::detail::pointer_info arrays[3] = {ew::detail::info_of(y.data() + off), ew::detail::info_of(mask.data() + off),
+  ew::detail::pointer_info arrays[3] = {ew::detail::info_of(y.data() + off),
+                                        ew::detail::info_of(mask.data() + off),
                                         ew::detail::info_of(x.data() + off)};
   const int head = ew::detail::vector_head(arrays, 3, Vec);
   ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);

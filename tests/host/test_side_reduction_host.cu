@@ -75,15 +75,17 @@ void simulate(const Op& user_op, std::vector<float>& x, std::vector<float>& y, s
   using op_t = std::remove_const_t<decltype(op)>;
   const auto arrays = split::arrays(outs);
   auto ins = cuda::std::make_tuple(ew::detail::contiguous_input<float>{x.data() + off});
-  ew::detail::pointer_info info[2] = {ew::detail::info_of(y.data() + off), ew::detail::info_of(x.data() + off)};
+  ew::detail::pointer_info info[2] = {ew::detail::info_of(y.data() + off),
+                                      ew::detail::info_of(x.data() + off)};
   const int head = ew::detail::vector_head(info, 2, Vec);
   ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
   policy.block_threads = block_threads;
   const auto plan = ew::detail::plan_paths<Vec, Unroll>(n, head, policy);
   for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
     for (std::size_t t = 0; t < plan.shape.block_threads; ++t) {
-      const op_t partial = ew::detail::elementwise_grid_thread<op_t, Vec, Unroll, ew::detail::scalar_unroll<Vec, Unroll>>(
-          op, plan.part, plan.shape, arrays, ins, b, t);
+      const op_t partial =
+          ew::detail::elementwise_grid_thread<op_t, Vec, Unroll, ew::detail::scalar_unroll<Vec, Unroll>>(
+              op, plan.part, plan.shape, arrays, ins, b, t);
       partial.host_finish();
     }
   }
@@ -110,7 +112,8 @@ TEST_CASE("side_reduction: every simulated grid reduces every element once", "[s
         float r_max = ew::reduction::max::identity<float>(), r_min = ew::reduction::min::identity<float>();
         float r_amax = 0.0f;
         simulate<4, 2>(twice_and_keep3{}, x, y, off, n, bt, ew::reduce_into<ew::reduction::max>(&r_max),
-                       ew::reduce_into<ew::reduction::min>(&r_min), ew::reduce_into<ew::reduction::amax>(&r_amax));
+                       ew::reduce_into<ew::reduction::min>(&r_min),
+                       ew::reduce_into<ew::reduction::amax>(&r_amax));
         CHECK(r_max == mx);
         CHECK(r_min == mn);
         CHECK(r_amax == am);
@@ -155,37 +158,42 @@ TEST_CASE("side_reduction: bad locations are rejected before anything runs", "[s
     CHECK(err == cudaErrorInvalidValue);
     CHECK(std::string(ew::last_error_message()).find(what) != std::string::npos);
   };
-  rejected(ew::elementwise(twice_and_keep{}, 8, ew::out(y, ew::reduce_into<ew::reduction::max>(
-                                                               static_cast<float*>(nullptr))), x),
+  rejected(ew::elementwise(twice_and_keep{}, 8,
+                           ew::out(y, ew::reduce_into<ew::reduction::max>(static_cast<float*>(nullptr))), x),
            "null pointer");
   rejected(ew::elementwise(twice_and_keep{}, 8, ew::out(y, ew::reduce_into<ew::reduction::max>(x + 3)), x),
            "overlaps an input or output");
   rejected(ew::elementwise(twice_and_keep{}, 8, ew::out(y, ew::reduce_into<ew::reduction::max>(y + 7)), x),
            "overlaps an input or output");
-  rejected(ew::elementwise(ew::compose(ew::mul<float>{}, twice_and_keep{}), 8,
-                           ew::out(y, ew::reduce_into<ew::reduction::max>(&scale)), ew::in(x, ew::scalar(&scale))),
-           "overlaps an input or output");
-  rejected(ew::elementwise(ew::compose(twice_and_keep{}, three_parts{}), 8,
-                           ew::out(y, ew::reduce_into<ew::reduction::max>(&r), ew::reduce_into<ew::reduction::min>(&r)),
-                           x),
-           "two reduction locations overlap");
+  rejected(
+      ew::elementwise(ew::compose(ew::mul<float>{}, twice_and_keep{}), 8,
+                      ew::out(y, ew::reduce_into<ew::reduction::max>(&scale)), ew::in(x, ew::scalar(&scale))),
+      "overlaps an input or output");
+  rejected(
+      ew::elementwise(
+          ew::compose(twice_and_keep{}, three_parts{}), 8,
+          ew::out(y, ew::reduce_into<ew::reduction::max>(&r), ew::reduce_into<ew::reduction::min>(&r)), x),
+      "two reduction locations overlap");
   unsigned char raw[16] = {};
   float* misaligned = reinterpret_cast<float*>(raw + 1);
-  rejected(ew::elementwise(twice_and_keep{}, 8, ew::out(y, ew::reduce_into<ew::reduction::max>(misaligned)), x),
-           "not aligned");
+  rejected(
+      ew::elementwise(twice_and_keep{}, 8, ew::out(y, ew::reduce_into<ew::reduction::max>(misaligned)), x),
+      "not aligned");
   // N-dimensional: a location inside a strided input view's span.
-  rejected(ew::elementwise(twice_and_keep{}, ew::extents{2, 4}, ew::out(y, ew::reduce_into<ew::reduction::max>(x + 9)),
+  rejected(ew::elementwise(twice_and_keep{}, ew::extents{2, 4},
+                           ew::out(y, ew::reduce_into<ew::reduction::max>(x + 9)),
                            ew::strided(static_cast<const float*>(x), ew::extents{2, 4}, ew::strides{8, 1})),
            "overlaps an input or output");
   // Past the span of the view (element 12 > 8 + 3): accepted by this check (the launch then needs a device).
-  const cudaError_t beside = ew::elementwise(twice_and_keep{}, ew::extents{2, 4},
-                                             ew::out(y, ew::reduce_into<ew::reduction::max>(x + 12)),
-                                             ew::strided(static_cast<const float*>(x), ew::extents{2, 4}, ew::strides{8, 1}));
+  const cudaError_t beside = ew::elementwise(
+      twice_and_keep{}, ew::extents{2, 4}, ew::out(y, ew::reduce_into<ew::reduction::max>(x + 12)),
+      ew::strided(static_cast<const float*>(x), ew::extents{2, 4}, ew::strides{8, 1}));
   CHECK(std::string(ew::last_error_message()).find("ew::reduce_into") == std::string::npos);
   (void)beside;
   // An empty launch checks nothing and changes nothing.
-  CHECK(ew::elementwise(twice_and_keep{}, 0, ew::out(y, ew::reduce_into<ew::reduction::max>(
-                                                          static_cast<float*>(nullptr))), x) == cudaSuccess);
+  CHECK(ew::elementwise(twice_and_keep{}, 0,
+                        ew::out(y, ew::reduce_into<ew::reduction::max>(static_cast<float*>(nullptr))),
+                        x) == cudaSuccess);
 }
 
 }  // namespace

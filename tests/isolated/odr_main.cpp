@@ -10,9 +10,12 @@
 namespace {
 const char* name(ew_odr::behaviour b) {
   switch (b) {
-    case ew_odr::behaviour::default_config: return "default";
-    case ew_odr::behaviour::debug_config: return "debug";
-    default: return "unclear";
+    case ew_odr::behaviour::default_config:
+      return "default";
+    case ew_odr::behaviour::debug_config:
+      return "debug";
+    default:
+      return "unclear";
   }
 }
 }  // namespace

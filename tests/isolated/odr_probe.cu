@@ -34,8 +34,9 @@ ew_odr::behaviour probe() {
     if (std::strstr(ew::last_error_message(), "cudaPointerGetAttributes") != nullptr) {
       return ew_odr::behaviour::debug_config;
     }
-    return std::strcmp(ew::last_error_message(), cudaGetErrorString(e)) == 0 ? ew_odr::behaviour::default_config
-                                                                              : ew_odr::behaviour::unclear;
+    return std::strcmp(ew::last_error_message(), cudaGetErrorString(e)) == 0
+               ? ew_odr::behaviour::default_config
+               : ew_odr::behaviour::unclear;
   }
   float* d = nullptr;
   if (cudaMalloc(&d, 8 * sizeof(float)) != cudaSuccess) return ew_odr::behaviour::unclear;

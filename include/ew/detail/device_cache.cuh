@@ -70,15 +70,14 @@ cudaError_t cached_or_query(per_device_cache& cache, int device, std::uint64_t& 
 inline cudaError_t query_device_facts(int device, device_facts& facts) {
   static per_device_cache cache;
   std::uint64_t w = 0;
-  const cudaError_t err = cached_or_query(
-      cache, device, w, [device](std::uint64_t& word) {
-        int sms = 0, major = 0, minor = 0;
-        cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
-        if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
-        if (e == cudaSuccess) word = pack_facts(device_facts{sms, major * 10 + minor});
-        return e;
-      });
+  const cudaError_t err = cached_or_query(cache, device, w, [device](std::uint64_t& word) {
+    int sms = 0, major = 0, minor = 0;
+    cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
+    if (e == cudaSuccess) word = pack_facts(device_facts{sms, major * 10 + minor});
+    return e;
+  });
   if (err == cudaSuccess) facts = unpack_facts(w);
   return err;
 }
@@ -93,13 +92,12 @@ template <auto Kernel>
 cudaError_t query_programmatic_wait(int device, bool& has_wait) {
   static per_device_cache cache;  // one per kernel: Kernel is the kernel's address
   std::uint64_t w = 0;
-  const cudaError_t err = cached_or_query(
-      cache, device, w, [](std::uint64_t& word) {
-        cudaFuncAttributes attr{};
-        const cudaError_t e = cudaFuncGetAttributes(&attr, Kernel);
-        if (e == cudaSuccess) word = attr.ptxVersion * 10 >= EW_DETAIL_PROGRAMMATIC_WAIT_ARCH ? 2 : 1;
-        return e;
-      });
+  const cudaError_t err = cached_or_query(cache, device, w, [](std::uint64_t& word) {
+    cudaFuncAttributes attr{};
+    const cudaError_t e = cudaFuncGetAttributes(&attr, Kernel);
+    if (e == cudaSuccess) word = attr.ptxVersion * 10 >= EW_DETAIL_PROGRAMMATIC_WAIT_ARCH ? 2 : 1;
+    return e;
+  });
   if (err == cudaSuccess) has_wait = w == 2;
   return err;
 }

@@ -454,9 +454,10 @@ constexpr int nd_vec_width(cuda::std::tuple<Out...>*, cuda::std::tuple<In...>*) 
 template <int VecWidth, class Op, int R, class... Out, class... In>
 cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tuple<Out...>& outs,
                         const cuda::std::tuple<In...>& ins, cudaStream_t stream) {
-  static_assert(!(is_1d_only_v<In> || ...),
-                "ew::elementwise: random operands (ew::random_bits, ew::random_uniform, ew::random_normal) work "
-                "in 1-D launches only: pass the element count instead of ew::extents");
+  static_assert(
+      !(is_1d_only_v<In> || ...),
+      "ew::elementwise: random operands (ew::random_bits, ew::random_uniform, ew::random_normal) work "
+      "in 1-D launches only: pass the element count instead of ew::extents");
   using out_tuple = cuda::std::tuple<Out...>;
   using in_tuple = cuda::std::tuple<In...>;
   constexpr int wanted =

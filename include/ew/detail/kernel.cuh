@@ -41,18 +41,18 @@ EW_HD decltype(auto) result_part(R& r) {
 /// anything else element by element.
 template <std::size_t K, std::size_t NumOut, class To, int Vec, class R>
 EW_HD void convert_results(vector_word<To, Vec>& out, R (&r)[Vec]) {
-  using part_t = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(result_part<K, NumOut>(r[0]))>>;
+  using part_t =
+      cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(result_part<K, NumOut>(r[0]))>>;
   if constexpr (is_fp8_v<To> && cuda::std::is_same_v<part_t, float> && Vec % 2 == 0) {
     EW_DETAIL_UNROLL
     for (int j = 0; j < Vec; j += 2) {
       const float lo = result_part<K, NumOut>(r[j]), hi = result_part<K, NumOut>(r[j + 1]);
-      NV_IF_ELSE_TARGET(
-          NV_PROVIDES_SM_89,
-          (const __nv_fp8x2_storage_t w = __nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE,
-                                                                    fp8_kind<To>);
-           out.elements.v[j] = fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(w & 0xffu));
-           out.elements.v[j + 1] = fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(w >> 8));),
-          (out.elements.v[j] = convert<To>(lo); out.elements.v[j + 1] = convert<To>(hi);));
+      NV_IF_ELSE_TARGET(NV_PROVIDES_SM_89,
+                        (const __nv_fp8x2_storage_t w =
+                             __nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE, fp8_kind<To>);
+                         out.elements.v[j] = fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(w & 0xffu));
+                         out.elements.v[j + 1] = fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(w >> 8));),
+                        (out.elements.v[j] = convert<To>(lo); out.elements.v[j + 1] = convert<To>(hi);));
     }
   } else {
     EW_DETAIL_UNROLL
@@ -60,9 +60,9 @@ EW_HD void convert_results(vector_word<To, Vec>& out, R (&r)[Vec]) {
   }
 }
 
-/// What one thread does with the elements and vectors `tile_schedule` and `scalar_schedule` hand it. `OutPtrs` is a tuple
-/// of the launch's output pointers, `Ins` a tuple of input operands (operand.cuh); vector `i` starts at
-/// element `head + i * Vec`.
+/// What one thread does with the elements and vectors `tile_schedule` and `scalar_schedule` hand it.
+/// `OutPtrs` is a tuple of the launch's output pointers, `Ins` a tuple of input operands (operand.cuh);
+/// vector `i` starts at element `head + i * Vec`.
 template <class Op, int Vec, int Unroll, class OutPtrs, class Ins>
 struct elementwise_thread {
   static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
@@ -88,7 +88,9 @@ struct elementwise_thread {
 
   /// Vectors `first + u * stride` for `u < Unroll`. All loads are issued before the first use.
 #pragma nv_exec_check_disable
-  EW_HD void vectors(std::size_t first, std::size_t stride) { vectors_impl(first, stride, in_seq{}, out_seq{}); }
+  EW_HD void vectors(std::size_t first, std::size_t stride) {
+    vectors_impl(first, stride, in_seq{}, out_seq{});
+  }
 
  private:
 #pragma nv_exec_check_disable
@@ -146,8 +148,9 @@ struct elementwise_thread {
 /// __device__` so that the host tests run it for every thread of simulated grids.
 #pragma nv_exec_check_disable
 template <class Op, int Vec, int Unroll, int ScalarUnroll, class OutPtrs, class Ins>
-EW_HD auto elementwise_grid_thread(const Op& op, const partition& p, const launch_shape& s, const OutPtrs& outs,
-                                   const Ins& ins, std::size_t block, std::size_t thread) {
+EW_HD auto elementwise_grid_thread(const Op& op, const partition& p, const launch_shape& s,
+                                   const OutPtrs& outs, const Ins& ins, std::size_t block,
+                                   std::size_t thread) {
   // The scalar elements are the same code on both paths: one loop for them, after the tiles.
   elementwise_thread<Op, 1, ScalarUnroll, OutPtrs, Ins> scalar_thread{op, outs, ins, 0};
   if constexpr (Vec > 1) {
@@ -192,10 +195,10 @@ EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
   // NV_PROVIDES_SM_90 names.
   static_assert(EW_DETAIL_PROGRAMMATIC_WAIT_ARCH == 900, "the NV_IF_TARGET below must name the same arch");
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
-                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
+                                   if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
   if constexpr (has_side_reductions_v<Op>) {
-    finish_side_reductions(
-        elementwise_grid_thread<Op, Vec, Unroll, ScalarUnroll>(start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x));
+    finish_side_reductions(elementwise_grid_thread<Op, Vec, Unroll, ScalarUnroll>(
+        start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x));
   } else {
     elementwise_grid_thread<Op, Vec, Unroll, ScalarUnroll>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
   }

@@ -51,7 +51,7 @@ EW_HD launch_plan plan_launch(std::size_t n, std::size_t head, int vec, int per_
 /// of `Vec`: as many as the vectorized path has (capped at 16), so that a launch whose pointers cannot be
 /// aligned together still keeps that many loads in flight.
 template <int Vec, int Unroll>
-inline constexpr int scalar_unroll = Unroll * Vec < 16 ? Unroll * Vec : 16;
+inline constexpr int scalar_unroll = Unroll* Vec < 16 ? Unroll* Vec : 16;
 
 /// The plan of a launch of the kernel with `Vec`-wide vectors and `Unroll` vectors per thread (kernel.cuh):
 /// its vectorized path after a head of `head` elements, or with `head == no_vector_path` its scalar path,

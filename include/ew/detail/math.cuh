@@ -101,10 +101,11 @@ inline T sum_rounded_once_host(float a, float b, float c, float d) {
 
 /// `a * b + c` as a `T`, rounded once: `fma` in the compute type for float and double (integers wrap). For
 /// the types narrower than float (16-bit and FP8; round to odd at float's 24 bits then to nearest at 11, 8,
-/// 4 or 3 bits is one correct rounding, since 24 >= p + 2) a float `fmaf` would round twice (`fma<__half>(0.9790039, 0.00049877167, 1)` gave 1.0,
-/// where 1.0009765625 is nearest), so the device rounds the exact value down and up (`__fmaf_rd`,
-/// `__fmaf_ru`), keeps the odd one (`round_to_odd`) and rounds that to `T`: two fused multiply-adds and a
-/// select per element, no branch. Operands are `T` or `compute_t<T>` (float).
+/// 4 or 3 bits is one correct rounding, since 24 >= p + 2) a float `fmaf` would round twice
+/// (`fma<__half>(0.9790039, 0.00049877167, 1)` gave 1.0, where 1.0009765625 is nearest), so the device rounds
+/// the exact value down and up (`__fmaf_rd`, `__fmaf_ru`), keeps the odd one (`round_to_odd`) and rounds that
+/// to `T`: two fused multiply-adds and a select per element, no branch. Operands are `T` or `compute_t<T>`
+/// (float).
 template <class T, class A, class B, class C>
 EW_HD T mul_add_rounded(A a, B b, C c) {
   if constexpr (is_narrow_float_v<T>) {

@@ -329,8 +329,8 @@ EW_KERNEL void __launch_bounds__(tuning::nd_block_threads, tuning::nd_min_blocks
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
   if constexpr (has_side_reductions_v<Op>) {
-    finish_side_reductions(
-        nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x));
+    finish_side_reductions(nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(
+        start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x));
   } else {
     nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
   }

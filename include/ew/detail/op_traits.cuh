@@ -26,10 +26,10 @@ inline constexpr bool is_device_lambda_v = false;
 #endif
 
 /// The message of every check that meets a `__device__` lambda (dispatch.cuh, compose.cuh).
-#define EW_DETAIL_DEVICE_LAMBDA_MESSAGE                                                                     \
+#define EW_DETAIL_DEVICE_LAMBDA_MESSAGE                                                                 \
   "ew: the op (or a stage of ew::compose) is a __device__ lambda, whose result type host code cannot "  \
-  "see (nvcc gives the host a placeholder without its call operator). Write it [] __host__ __device__ "  \
-  "(...) { ... }, or wrap it: cuda::proclaim_return_type<R>([] __device__ (...) { ... }) from "          \
+  "see (nvcc gives the host a placeholder without its call operator). Write it [] __host__ __device__ " \
+  "(...) { ... }, or wrap it: cuda::proclaim_return_type<R>([] __device__ (...) { ... }) from "         \
   "<cuda/functional>, or use a functor struct with an EW_HD call operator"
 
 /// `cuda::std::tuple_size<R>` for tuple-like `R`, 0 for anything else.
@@ -45,8 +45,9 @@ struct op_result_of {
   using type = void;
 };
 template <class Op, class... V>
-struct op_result_of<Op, cuda::std::tuple<V...>,
-                    cuda::std::void_t<decltype(cuda::std::declval<const Op&>()(cuda::std::declval<V>()...))>> {
+struct op_result_of<
+    Op, cuda::std::tuple<V...>,
+    cuda::std::void_t<decltype(cuda::std::declval<const Op&>()(cuda::std::declval<V>()...))>> {
   using type = decltype(cuda::std::declval<const Op&>()(cuda::std::declval<V>()...));
 };
 

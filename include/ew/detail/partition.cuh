@@ -72,7 +72,9 @@ struct partition {
   /// Scalar elements (head plus tail).
   EW_HD std::size_t scalars() const { return n - vectors() * static_cast<std::size_t>(vec); }
   /// Element index of scalar element `j < scalars()`: the head's first, then the tail's.
-  EW_HD std::size_t scalar_element(std::size_t j) const { return j < head ? j : j + vectors() * static_cast<std::size_t>(vec); }
+  EW_HD std::size_t scalar_element(std::size_t j) const {
+    return j < head ? j : j + vectors() * static_cast<std::size_t>(vec);
+  }
 };
 
 /// The partition of `[0, n)` into whole tiles of `tile_vectors` vectors of `vec` elements after a head of
@@ -109,7 +111,8 @@ struct launch_shape {
 template <class Visitor>
 EW_HD void tile_schedule(const partition& p, const launch_shape& s, std::size_t block, std::size_t thread,
                          Visitor& v) {
-  for (std::size_t t = block; t < p.tiles; t += s.blocks) v.vectors(t * p.tile_vectors + thread, s.block_threads);
+  for (std::size_t t = block; t < p.tiles; t += s.blocks)
+    v.vectors(t * p.tile_vectors + thread, s.block_threads);
 }
 
 /// Walks the scalar elements (the head, then the tail) of thread `thread` of block `block`: one per thread
@@ -122,7 +125,8 @@ EW_HD void scalar_schedule(const partition& p, const launch_shape& s, std::size_
                            Visitor& v) {
   const std::size_t threads = s.blocks * s.block_threads;
   const std::size_t scalars = p.scalars();
-  for (std::size_t j = block * s.block_threads + thread; j < scalars; j += threads) v.scalar(p.scalar_element(j));
+  for (std::size_t j = block * s.block_threads + thread; j < scalars; j += threads)
+    v.scalar(p.scalar_element(j));
 }
 
 }  // namespace detail

@@ -141,8 +141,8 @@ __device__ __forceinline__ void block_reduce_into(const Acc& a) {
     // fails the comparison and goes through). One load per block, issued at the block's start, read here.
     // Without it, at 2^28 f32 every one of 262,144 blocks sent an atomic to the one address, and the
     // fused quantize ran at 0.63 of the plain cast on the H200 (docs/PERFORMANCE.md, change 9).
-    if (!R::monotone || !(R::combine(v, a.seen) == a.seen && v == v && a.seen == a.seen &&
-                          !(v == T(0) && a.seen == T(0)))) {
+    if (!R::monotone ||
+        !(R::combine(v, a.seen) == a.seen && v == v && a.seen == a.seen && !(v == T(0) && a.seen == T(0)))) {
       atomic_combine<R>(a.target, v);
     }
   }
@@ -167,15 +167,17 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   template <class... X>
   EW_HD auto operator()(X... x) const {
     auto r = op(x...);
-    static_assert(tuple_size_or_zero<decltype(r)>::value == sizeof...(A) + sizeof...(S),
-                  "ew::elementwise: with N outputs, ew::reduce_into ones included, Op must return a tuple-like "
-                  "value of N elements");
+    static_assert(
+        tuple_size_or_zero<decltype(r)>::value == sizeof...(A) + sizeof...(S),
+        "ew::elementwise: with N outputs, ew::reduce_into ones included, Op must return a tuple-like "
+        "value of N elements");
     add_all(r, cuda::std::index_sequence_for<Acc...>{});
     if constexpr (sizeof...(A) == 1) {
       return cuda::std::get<A...>(r);
     } else {
-      return cuda::std::tuple<cuda::std::remove_cv_t<
-          cuda::std::remove_reference_t<decltype(cuda::std::get<A>(r))>>...>(cuda::std::get<A>(r)...);
+      return cuda::std::tuple<
+          cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(cuda::std::get<A>(r))>>...>(
+          cuda::std::get<A>(r)...);
     }
   }
 
@@ -195,9 +197,10 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
  private:
   template <std::size_t... K>
   __device__ __forceinline__ void prefetch_all(cuda::std::index_sequence<K...>) const {
-    ((cuda::std::get<K>(acc).seen = Acc::reduction::monotone && threadIdx.x == 0
-                                        ? *static_cast<volatile const typename Acc::value_type*>(cuda::std::get<K>(acc).target)
-                                        : Acc::reduction::template identity<typename Acc::value_type>()),
+    ((cuda::std::get<K>(acc).seen =
+          Acc::reduction::monotone && threadIdx.x == 0
+              ? *static_cast<volatile const typename Acc::value_type*>(cuda::std::get<K>(acc).target)
+              : Acc::reduction::template identity<typename Acc::value_type>()),
      ...);
   }
   template <std::size_t... K>
@@ -286,22 +289,26 @@ struct side_split {
 
   template <std::size_t... S>
   static auto wrap_impl(const Op& op, const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<S...>) {
-    using wrapped =
-        side_reducing_op<Op, array_pos, side_pos,
-                         typename accumulator_of<cuda::std::tuple_element_t<S, cuda::std::tuple<Out...>>>::type...>;
+    using wrapped = side_reducing_op<
+        Op, array_pos, side_pos,
+        typename accumulator_of<cuda::std::tuple_element_t<S, cuda::std::tuple<Out...>>>::type...>;
     return wrapped{op, {make_accumulator(cuda::std::get<S>(outs))...}};
   }
-  static auto wrap(const Op& op, const cuda::std::tuple<Out...>& outs) { return wrap_impl(op, outs, side_pos{}); }
+  static auto wrap(const Op& op, const cuda::std::tuple<Out...>& outs) {
+    return wrap_impl(op, outs, side_pos{});
+  }
 
   template <std::size_t... P>
   static auto arrays_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<P...>) {
-    return cuda::std::tuple<cuda::std::tuple_element_t<P, cuda::std::tuple<Out...>>...>(cuda::std::get<P>(outs)...);
+    return cuda::std::tuple<cuda::std::tuple_element_t<P, cuda::std::tuple<Out...>>...>(
+        cuda::std::get<P>(outs)...);
   }
   static auto arrays(const cuda::std::tuple<Out...>& outs) { return arrays_impl(outs, array_pos{}); }
 
   /// The reduce targets' `pointer_info`, in order, into `info`.
   template <std::size_t... S>
-  static void targets_impl(const cuda::std::tuple<Out...>& outs, pointer_info* info, cuda::std::index_sequence<S...>) {
+  static void targets_impl(const cuda::std::tuple<Out...>& outs, pointer_info* info,
+                           cuda::std::index_sequence<S...>) {
     int k = 0;
     ((info[k++] = target_info(cuda::std::get<S>(outs))), ...);
   }
@@ -309,7 +316,6 @@ struct side_split {
     targets_impl(outs, info, side_pos{});
   }
 };
-
 
 /// The bytes an operand of a launch may touch: `[address, address + bytes)`; `bytes == 0` for none.
 struct byte_span {
@@ -336,7 +342,8 @@ byte_span view_span(const strided_view<T, Rank>& v) {
   const std::uint64_t hi_bytes = hi >= UINT64_MAX / sizeof(T) ? UINT64_MAX : (hi + 1) * sizeof(T);
   const std::uintptr_t first = lo_bytes > base ? 0 : base - lo_bytes;
   const std::uint64_t total = lo_bytes > UINT64_MAX - hi_bytes ? UINT64_MAX : lo_bytes + hi_bytes;
-  return byte_span{first, static_cast<std::size_t>(total > UINTPTR_MAX - first ? UINTPTR_MAX - first : total)};
+  return byte_span{first,
+                   static_cast<std::size_t>(total > UINTPTR_MAX - first ? UINTPTR_MAX - first : total)};
 }
 
 /// The span of operand `a` (an output or an input argument) of a launch of `count` elements: a pointer is

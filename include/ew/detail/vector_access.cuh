@@ -93,13 +93,20 @@ EW_HD uint4 load_word(const uint4* p) {
 EW_HD uint2 load_word(const uint2* p) {
   uint2 r;
   NV_IF_TARGET(NV_IS_DEVICE,
-               (asm volatile("ld.global.v2.u32 {%0, %1}, [%2];" : "=r"(r.x), "=r"(r.y) : "l"(p) : "memory");),
+               (asm volatile("ld.global.v2.u32 {%0, %1}, [%2];"
+                             : "=r"(r.x), "=r"(r.y)
+                             : "l"(p)
+                             : "memory");),
                (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
 EW_HD unsigned load_word(const unsigned* p) {
   unsigned r;
-  NV_IF_TARGET(NV_IS_DEVICE, (asm volatile("ld.global.u32 %0, [%1];" : "=r"(r) : "l"(p) : "memory");),
+  NV_IF_TARGET(NV_IS_DEVICE,
+               (asm volatile("ld.global.u32 %0, [%1];"
+                             : "=r"(r)
+                             : "l"(p)
+                             : "memory");),
                (std::memcpy(&r, p, sizeof(r));));
   return r;
 }
@@ -112,18 +119,21 @@ EW_HD W load_word(const W* p) {  // 1- and 2-byte words: head, tail, narrow type
 
 EW_HD void store_word(uint4* p, uint4 w) {
   NV_IF_TARGET(NV_IS_DEVICE,
-               (asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y), "r"(w.z),
-                             "r"(w.w)
+               (asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y),
+                             "r"(w.z), "r"(w.w)
                              : "memory");),
                (std::memcpy(p, &w, sizeof(w));));
 }
 EW_HD void store_word(uint2* p, uint2 w) {
   NV_IF_TARGET(NV_IS_DEVICE,
-               (asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y) : "memory");),
+               (asm volatile("st.global.v2.u32 [%0], {%1, %2};" ::"l"(p), "r"(w.x), "r"(w.y)
+                             : "memory");),
                (std::memcpy(p, &w, sizeof(w));));
 }
 EW_HD void store_word(unsigned* p, unsigned w) {
-  NV_IF_TARGET(NV_IS_DEVICE, (asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(w) : "memory");),
+  NV_IF_TARGET(NV_IS_DEVICE,
+               (asm volatile("st.global.u32 [%0], %1;" ::"l"(p), "r"(w)
+                             : "memory");),
                (std::memcpy(p, &w, sizeof(w));));
 }
 template <class W>
