@@ -44,7 +44,7 @@ fi
 # A header under the usual prefixes or CMAKE_PREFIX_PATH's.
 have_header() {
   local dir
-  for dir in /usr/include /usr/local/include ${CMAKE_PREFIX_PATH//:/\/include }; do
+  for dir in /usr/include /usr/local/include ${CMAKE_PREFIX_PATH:+${CMAKE_PREFIX_PATH//:/\/include }/include}; do
     [ -f "$dir/$1" ] && return 0
   done
   return 1
