@@ -9,6 +9,8 @@
 // Without either, every selected test runs. Hidden tests ([.name]: the multi-device tests, those that need
 // a machine without a GPU) stay out of a plain run and of one with only exclusions such as "~[large]"
 // (which Catch2 v2 would otherwise let select hidden tests; main adds ~[.] to it).
+// Catch2 v2 defines Catch::Session only in the unit that defines CATCH_CONFIG_RUNNER (v3 ignores it).
+#define CATCH_CONFIG_RUNNER
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
