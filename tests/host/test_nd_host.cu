@@ -246,30 +246,23 @@ void random_cases(int count, std::uint64_t seed) {
       };
       const float* ap = a.base + la.offset;
       const __half* bp = b.base + lb.offset;
-      if (lo.plain) {
-        float* op = o.base + lo.offset;
-        if (la.plain && lb.plain)
-          run(op, ap, bp);
-        else if (la.plain)
-          run(op, ap, lb.view(static_cast<const __half*>(b.base)));
-        else if (lb.plain)
-          run(op, la.view(static_cast<const float*>(a.base)), bp);
-        else
-          run(op, la.view(static_cast<const float*>(a.base)), lb.view(static_cast<const __half*>(b.base)));
-      } else {
-        auto ov = lo.view(o.base);
-        if (la.plain && lb.plain)
-          run(ov, ap, bp);
-        else if (la.plain)
-          run(ov, ap, lb.view(static_cast<const __half*>(b.base)));
-        else if (lb.plain)
-          run(ov, la.view(static_cast<const float*>(a.base)), bp);
-        else
-          run(ov, la.view(static_cast<const float*>(a.base)), lb.view(static_cast<const __half*>(b.base)));
-      }
+      // Three operand forms, not all eight: pointers only, views only (a plain layout is also a view, of
+      // row-major strides), and a pointer output and b with a view a. Each form of each operand meets the
+      // other's in some instantiation; the operands are described one by one, so the other mixes add
+      // instantiations (compile time) and no path.
+      const auto av = la.view(static_cast<const float*>(a.base));
+      const auto bv = lb.view(static_cast<const __half*>(b.base));
+      const int form = static_cast<int>(rng() % 3);
+      if (lo.plain && la.plain && lb.plain && form == 0)
+        run(o.base + lo.offset, ap, bp);
+      else if (lo.plain && lb.plain && form != 2)
+        run(o.base + lo.offset, av, bp);
+      else
+        run(lo.view(o.base), av, bv);
       count_path(path);
       INFO("case " << n << " rank " << R << " path " << path << "\n out " << lo.describe() << "\n a "
-                   << la.describe() << "\n b " << lb.describe() << "\n index dim " << dim);
+                   << la.describe() << "\n b " << lb.describe() << "\n index dim " << dim
+                   << "\n operand form " << form << " (0 pointers, 1 a view, 2 views)");
       std::size_t wrong = 0, twice = 0;
       std::map<std::uintptr_t, int> expected;
       ew_test::nd::for_each_coordinate<R>(e, [&](const std::int64_t* x, std::int64_t linear) {
