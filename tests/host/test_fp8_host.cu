@@ -76,6 +76,8 @@ void check_encode_floats() {
   CHECK(wrong == 0);
 }
 
+}  // namespace
+
 TEST_CASE("fp8: every code decodes to its value, exactly", "[fp8]") {
   check_decode_all<__nv_fp8_e4m3>();
   check_decode_all<__nv_fp8_e5m2>();
@@ -137,6 +139,8 @@ TEST_CASE("fp8: float and double round to nearest even, saturating or not", "[fp
   CHECK(ew::convert<std::int32_t>(from_bits<__nv_fp8_e4m3>(0x7e)) == 448);
   CHECK(ew::convert<std::int8_t>(from_bits<__nv_fp8_e4m3>(0x7e)) == 127);
 }
+
+namespace {
 
 /// `op` on every code (unary) against `ref` in double rounded by the reference; `exact` or within a code.
 template <class T, class Op, class Ref>
@@ -245,6 +249,8 @@ void check_ops() {
             [](double x) { return std::isinf(x) ? (x > 0 ? x : 0.0) : x / (1 + std::exp(-x)); }, false) == 0);
 }
 
+}  // namespace
+
 TEST_CASE("fp8: the catalog's floating ops on e4m3 and e5m2", "[fp8]") {
   SECTION("e4m3") { check_ops<__nv_fp8_e4m3>(); }
   SECTION("e5m2") { check_ops<__nv_fp8_e5m2>(); }
@@ -260,5 +266,3 @@ TEST_CASE("fp8: traits and vector widths", "[fp8]") {
   STATIC_REQUIRE(ew::detail::default_vec_width<__nv_fp8_e4m3, float> == 4);
   STATIC_REQUIRE(ew::detail::default_vec_width<__nv_fp8_e5m2, __nv_bfloat16> == 8);
 }
-
-}  // namespace

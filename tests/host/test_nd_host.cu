@@ -30,6 +30,8 @@ using ew::detail::coalesce;
 using ew::detail::make_nd_plan;
 using ew::detail::nd_shape;
 
+}  // namespace
+
 TEST_CASE("coalesce: contiguous, broadcast, permuted and size-1 dimensions", "[nd]") {
   SECTION("a contiguous [4, 5, 6] with a row-major input is one dimension") {
     nd_shape<3, 2> s{3, {4, 5, 6}, {{30, 6, 1}, {30, 6, 1}}};
@@ -107,6 +109,8 @@ TEST_CASE("nd_plan: slots per row follow the first output's alignment", "[nd]") 
   CHECK(p.slot_stride == 2);
   CHECK(p.items == 3 * 2);
 }
+
+namespace {
 
 /// Every byte stored by the simulated grid, counted; and every vector access checked for alignment.
 struct access_log {
@@ -322,6 +326,8 @@ void random_cases(int count, std::uint64_t seed) {
   }
 }
 
+}  // namespace
+
 TEST_CASE("N-d kernel body on the host: random shapes, layouts and operand kinds", "[nd]") {
   const std::uint64_t seed = ew_test::base_seed();
   INFO("seed " << seed);
@@ -389,8 +395,6 @@ TEST_CASE("N-d kernel body on the host: a bias over [rows, cols] at every pitch 
   }
 }
 
-}  // namespace
-
 namespace {
 
 /// Fake device addresses: the checks never dereference them, and none of these calls gets to a device.
@@ -402,6 +406,8 @@ void require_rejected(cudaError_t err, const char* why) {
   REQUIRE(err == cudaErrorInvalidValue);
   REQUIRE(std::string(ew::last_error_message()).find(why) != std::string::npos);
 }
+
+}  // namespace
 
 TEST_CASE("N-d launch: bad arguments are rejected before anything runs", "[nd]") {
   const std::uintptr_t y = 0x100000, x = 0x200000, b = 0x300000;
@@ -492,5 +498,3 @@ TEST_CASE("N-d launch: bad arguments are rejected before anything runs", "[nd]")
   CHECK(ew::elementwise(relu, ew::extents{0, 8}, fake(0), cfake(0)) == cudaSuccess);
   CHECK(ew::elementwise(relu, ew::extents{5, 0, 3}, fake(y), cfake(x)) == cudaSuccess);
 }
-
-}  // namespace

@@ -21,6 +21,8 @@ bool same(const ew::philox_block& a, std::uint32_t x, std::uint32_t y, std::uint
   return a.x == x && a.y == y && a.z == z && a.w == w;
 }
 
+}  // namespace
+
 TEST_CASE("random: Philox-4x32-10 known answers (Random123 kat_vectors)", "[random]") {
   CHECK(same(ew::philox4x32_10({0, 0, 0, 0}, 0, 0), 0x6627e8d5u, 0xe169c58du, 0xbc57ac4cu, 0x9b00dbd8u));
   CHECK(
@@ -46,6 +48,8 @@ TEST_CASE("random: element i is word i % 4 of block i / 4 of (seed, offset)", "[
   CHECK(r.element(big) == hb.z);
 }
 
+namespace {
+
 template <class Input, int Vec>
 void check_vectors(const Input& in) {
   for (std::size_t start = 0; start < 12; ++start) {
@@ -70,6 +74,8 @@ void check_all_widths(const Input& in) {
   check_vectors<Input, 8>(in);
   check_vectors<Input, 16>(in);
 }
+
+}  // namespace
 
 TEST_CASE("random: a vector of any width at any start equals its elements", "[random]") {
   const ew::philox_seed key{42, 7};
@@ -123,6 +129,8 @@ TEST_CASE("random: ew::carry_last passes the word through a chain to dropout", "
   CHECK(cuda::std::get<1>(dropped) == false);
 }
 
+namespace {
+
 /// Runs the 1-D kernel body for every thread of a simulated grid of `n` elements with outputs at element
 /// offset `off`: dropout of x into (y, mask) with vector width `Vec`, the launcher's own plan.
 template <int Vec, int Unroll>
@@ -157,6 +165,8 @@ std::vector<unsigned char> simulated_mask(std::size_t n, std::size_t off, const 
   return m;
 }
 
+}  // namespace
+
 TEST_CASE("random: the kernel body gives the same mask on any grid, vector width and offset", "[random]") {
   const ew::philox_seed key{2026, 12};
   const std::size_t n = 3001;
@@ -175,5 +185,3 @@ TEST_CASE("random: the kernel body gives the same mask on any grid, vector width
     CHECK(simulated_mask<2, 8>(n, off, key, 128) == want);
   }
 }
-
-}  // namespace

@@ -42,6 +42,8 @@ struct three_parts {
   }
 };
 
+}  // namespace
+
 TEST_CASE("side_reduction: the split keeps the arrays and wraps the op", "[side_reduction]") {
   float y = 0, r = 0;
   auto outs = cuda::std::make_tuple(&y, ew::reduce_into<ew::reduction::max>(&r));
@@ -63,6 +65,8 @@ TEST_CASE("side_reduction: the split keeps the arrays and wraps the op", "[side_
   CHECK(ew::reduction::sum::identity<std::uint64_t>() == 0);
   CHECK(ew::reduction::amax::identity<float>() == 0.0f);
 }
+
+namespace {
 
 /// Simulates the 1-D launch of `op` over `x` (n elements at element offset `off`) into (y, reductions),
 /// every thread of the launcher's plan, each thread's partial folded into the targets.
@@ -90,6 +94,8 @@ void simulate(const Op& user_op, std::vector<float>& x, std::vector<float>& y, s
     }
   }
 }
+
+}  // namespace
 
 TEST_CASE("side_reduction: every simulated grid reduces every element once", "[side_reduction]") {
   std::mt19937_64 rng(0x51de);
@@ -195,5 +201,3 @@ TEST_CASE("side_reduction: bad locations are rejected before anything runs", "[s
                         ew::out(y, ew::reduce_into<ew::reduction::max>(static_cast<float*>(nullptr))),
                         x) == cudaSuccess);
 }
-
-}  // namespace
