@@ -3,7 +3,7 @@
 """ew against CUB, cell by cell, from one ew_bench JSON (bench.json: the toolkit's CCCL, or
 bench_cccl_pypi.json: the pinned PyPI CCCL; the version is read from the file).
 
-  cells.py BENCH.json [--hot HOT.json] [--markdown OUT.md] [--cells-json OUT.json] [--readme README.md --section NAME]
+  cells.py BENCH.json [--hot HOT.json] [--markdown OUT.md] [--cells-json OUT.json] [--readme docs/RESULTS.md --section NAME]
 
 A cell is op x type x (size, mode) x alignment over {add, relu, clamp, scale_bias} x {f32, f16, bf16, f64} x
 {2^20, 2^22, 2^24, 2^26, 2^28 cold; 2^16 and 2^20 hot, i.e. CUDA-graph replay} x {aligned, misaligned}.
@@ -14,7 +14,7 @@ below 1.00 and below 0.99), and the spread of each row's samples (p25..p75 over 
 --hot takes the graph-replay cells from another run (a process timing only ew and cub's hot rows; the
 full sweep's hot cub rows can be slower than the same rows run alone, which its self-check reports).
 --readme replaces the text between `<!-- cells:NAME:begin -->` and `<!-- cells:NAME:end -->` in that file
-with the table (so the README's numbers are regenerated from a run, never typed)."""
+with the table (so the numbers of docs/RESULTS.md are regenerated from a run, never typed)."""
 import argparse
 import json
 import math
