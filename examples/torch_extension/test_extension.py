@@ -7,10 +7,10 @@ torch_ext); exit status 0 only if every check passed.
 
   python3 examples/torch_extension/test_extension.py [--build-dir DIR]
 
-The reference is PyTorch's own bf16 computation, F.gelu(x + b): ew's ew::compose rounds each stage to bf16
-as eager PyTorch does, and both compute GELU from erf in float, so the two agree bit for bit except where
-the float results fall on either side of a bf16 rounding boundary: at most 1 ulp, in at most 0.1% of the
-elements. A float64 reference bounds both."""
+The reference: GELU in float64 (from erfc) of the bf16 sum x + b, rounded to bf16, since ew::compose rounds
+each stage to bf16 as eager PyTorch does; ew's bf16 gelu is within 1 ulp of it everywhere. Eager PyTorch's
+F.gelu(x + b) must agree within 1 ulp where x + b >= -3; below that its float erf (1 + erf cancels) loses
+the tail, which ew's erfc form keeps, and the two differ by design."""
 import argparse
 import os
 import pathlib
@@ -57,17 +57,21 @@ def compare(name, y, x, b):
     if x.numel() == 0:
         check(name, y.shape == x.shape, f"empty {list(y.shape)}")
         return
-    want = F.gelu(x + b)  # eager PyTorch, bf16 in and out, each op rounded to bf16
-    exact = (x.double() + b.double())  # float64: how far both are from the value rounded once
-    ref64 = 0.5 * exact * (1.0 + torch.erf(exact / 2.0**0.5))
-    d = ulps(y, want)
-    differing = int((d != 0).sum())
-    err_ew = ((y.double() - ref64).abs() / ref64.abs().clamp_min(1e-30)).max().item()
-    err_torch = ((want.double() - ref64).abs() / ref64.abs().clamp_min(1e-30)).max().item()
-    check(name, y.shape == want.shape and y.is_contiguous() and not torch.isnan(y).any().item()
-          and int(d.max()) <= 1 and differing <= max(1, y.numel() // 1000),
-          f"{y.numel()} elements, {differing} differ from eager PyTorch by 1 ulp (max {int(d.max())}); "
-          f"largest relative error against float64: ew {err_ew:.3g}, PyTorch {err_torch:.3g}")
+    s = x + b  # bf16: the sum rounded once, as ew::add<bf16> rounds it
+    s64 = s.double()
+    # GELU of the rounded sum in float64, from erfc (1 + erf cancels in the negative tail), rounded to bf16:
+    # ew's bf16 gelu is within 1 ulp of it (its stated bound).
+    ref = (0.5 * s64 * torch.special.erfc(-s64 / 2.0**0.5)).to(torch.bfloat16)
+    eager = F.gelu(s)  # eager PyTorch: erf in float, which loses the tail below about -3
+    d_ref = ulps(y, ref)
+    d_eager = ulps(y, eager)
+    body = s64 >= -3.0
+    max_body = int(d_eager[body].max()) if body.any() else 0
+    check(name, y.shape == x.shape and y.is_contiguous() and not torch.isnan(y).any().item()
+          and int(d_ref.max()) <= 1 and max_body <= 1,
+          f"{y.numel()} elements: within {int(d_ref.max())} ulp of float64 GELU (bound 1); against eager "
+          f"PyTorch {int((d_eager != 0).sum())} differ, by at most {max_body} ulp where x + b >= -3 (below, "
+          f"eager's float erf loses the tail: up to {int(d_eager.max())} ulp)")
 
 
 def main():
