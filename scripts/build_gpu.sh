@@ -23,4 +23,8 @@ for dir in tests bench examples; do
   find "$work/$dir" -maxdepth 1 -type f -executable -exec cp {} "$bundle/$dir/" \;
 done
 find "$work/bench" -maxdepth 1 -name 'libbenchmark*.so*' -exec cp -P {} "$bundle/bench/" \; 2>/dev/null || true
+# The commit the bundle was built from (and whether the tree had changes), for gpu_check.sh's reports: the
+# device machine's copy of the tree may carry another HEAD.
+{ git rev-parse --short HEAD 2>/dev/null || echo unknown; } | tr -d '\n' >"$bundle/COMMIT"
+git diff --quiet HEAD -- 2>/dev/null || printf '+changes' >>"$bundle/COMMIT"
 du -sh "$bundle"

@@ -40,9 +40,11 @@ step() {
   return $rc
 }
 
+# The commit the build came from: build_gpu.sh's stamp, else this tree's HEAD.
+commit=$(cat "$build/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 say "ew gpu_check $(date -u +%FT%TZ) build=$build stages=[$stages]"
 say "$(nvidia-smi --query-gpu=name,driver_version,memory.total,clocks.max.sm,clocks.max.mem --format=csv,noheader 2>&1 | head -2)"
-say "$(nvcc --version 2>/dev/null | tail -1) commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+say "$(nvcc --version 2>/dev/null | tail -1) built from commit $commit"
 
 gpu_bins=()
 for b in ew_gpu_tests ew_debug_tests; do
@@ -237,7 +239,7 @@ fi
 # Every benchmark JSON also as the compact CSV that results folders commit (bench/scripts/to_csv.py).
 for json in "$out"/*.json; do
   [ -f "$json" ] && python3 bench/scripts/to_csv.py "$json" --out "${json%.json}.csv" \
-    --commit "$(git rev-parse --short HEAD 2>/dev/null || echo unknown)" 2>/dev/null
+    --commit "$commit" 2>/dev/null
 done
 tar -C "$logs" -czf "$out/logs.tar.gz" .
 say "gpu_check: $([ $status -eq 0 ] && echo PASS || echo FAIL)"
