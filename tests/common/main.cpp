@@ -6,7 +6,8 @@
 //   --require-gpus N   the selected tests need N usable CUDA devices (ctest runs every GPU entry with it,
 //                      the multi-device ones with 2);
 //   --no-gpu           the selected tests need a machine without a usable CUDA device.
-// Without either, every selected test runs. Hidden tests ([.name]: the multi-device tests, those that need
+// Without either, every selected test runs. ctest passes v2's "-w NoTests"; built with Catch2 v3 it becomes
+// v3's "-w UnmatchedTestSpec". Hidden tests ([.name]: the multi-device tests, those that need
 // a machine without a GPU) stay out of a plain run and of one with only exclusions such as "~[large]"
 // (which Catch2 v2 would otherwise let select hidden tests; main adds ~[.] to it).
 // Catch2 v2 defines Catch::Session only in the unit that defines CATCH_CONFIG_RUNNER (v3 ignores it).
@@ -37,6 +38,15 @@ int main(int argc, char* argv[]) {
       required = std::atoi(argv[++i]);
     } else if (i > 0 && std::strcmp(argv[i], "--no-gpu") == 0) {
       needs_no_gpu = true;
+#if EW_TEST_CATCH2_MAJOR >= 3
+    } else if (i > 0 && i + 1 < argc && std::strcmp(argv[i], "-w") == 0 &&
+               std::strcmp(argv[i + 1], "NoTests") == 0) {
+      // v2's "-w NoTests" (a filter that matches nothing fails the run) is "-w UnmatchedTestSpec" in v3.
+      static char warn[] = "-w", unmatched[] = "UnmatchedTestSpec";
+      args.push_back(warn);
+      args.push_back(unmatched);
+      ++i;
+#endif
     } else {
       args.push_back(argv[i]);
     }

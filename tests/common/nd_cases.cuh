@@ -6,6 +6,7 @@
 // broadcast dimensions, inner strides other than 1), with the offset of every launch coordinate in it, for
 // the CPU reference. Test code only.
 
+#include <algorithm>
 #include <cstdint>
 #include <random>
 #include <sstream>
