@@ -157,16 +157,17 @@ EW_HD float fp8_to_float(T x) {
 /// `x` (float or double) rounded once to nearest even as FP8 type `To`, past the finite range as `S` says.
 /// From float, one `cvt.rn.satfinite` on sm_89 and later; from double, and on older GPUs and the host,
 /// cuda_fp8.h's exact bit manipulation from double (every float is a double: one rounding too). Without
-/// saturation the overflow rule is IEEE 754's, checked here rather than left to cuda_fp8.h's `__NV_NOSAT`,
-/// which rounds e5m2 values in [59392, 61440) to 57344 (CUDA 13.0, seen in the host test) where IEEE
-/// rounds every magnitude from max + half an ulp (59392) to infinity; e4m3 has no infinity, and past
-/// 464 (max + half an ulp, which itself rounds to the even 448) gives NaN.
+/// saturation the overflow rule is IEEE 754's, as cuda_fp8.h's `__NV_NOSAT` has it: e5m2 rounds every
+/// magnitude from max + half an ulp of the top binade to infinity (57344 + 4096 = 61440; the tie goes to
+/// infinity, whose code is even), and below that to 57344; e4m3 has no infinity, and past 464 (448 + 16,
+/// which itself rounds to the even 448) gives NaN. Checked here, so that the one saturating `cvt` serves
+/// both modes.
 template <class To, saturation S, class F>
 EW_HD To float_to_fp8(F x) {
   if constexpr (S == saturation::none) {
     constexpr bool e5m2 = cuda::std::is_same_v<To, __nv_fp8_e5m2>;
     const F a = x < F(0) ? -x : x;
-    if (e5m2 ? a >= F(59392) : a > F(464)) {
+    if (e5m2 ? a >= F(61440) : a > F(464)) {
       const __nv_fp8_storage_t sign = x < F(0) ? 0x80u : 0x00u;
       return fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(sign | (e5m2 ? 0x7cu : 0x7fu)));
     }

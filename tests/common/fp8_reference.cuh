@@ -58,7 +58,9 @@ inline std::uint8_t encode(format f, double x, bool saturate) {
   const double a = std::fabs(x);
   const double mx = max_finite(f);
   const std::uint8_t max_code = f == format::e4m3 ? 0x7e : 0x7b;
-  const double half_ulp_top = f == format::e4m3 ? 16.0 : 2048.0;  // half the spacing at the top binade
+  // Half the spacing of the top binade: e4m3 [256, 512) has 3 fraction bits (spacing 32), e5m2 [32768,
+  // 65536) has 2 (spacing 8192).
+  const double half_ulp_top = f == format::e4m3 ? 16.0 : 4096.0;
   if (a > mx) {
     if (saturate) return sign | max_code;
     const bool past = f == format::e4m3 ? a > mx + half_ulp_top : a >= mx + half_ulp_top;
@@ -98,8 +100,8 @@ inline std::vector<float> float_cases(format f, std::size_t random, std::uint64_
     push_both(pos[k]);
     if (k + 1 < pos.size()) push_both((pos[k] + pos[k + 1]) / 2);
   }
-  const double mx = max_finite(f), half = f == format::e4m3 ? 16.0 : 2048.0;
-  for (double d : {mx + half, mx + 2 * half, 2 * mx, 1e10, 3.0e38}) push_both(d);
+  const double mx = max_finite(f), half = f == format::e4m3 ? 16.0 : 4096.0;
+  for (double d : {mx + half / 2, mx + half, mx + 2 * half, 2 * mx, 1e10, 3.0e38}) push_both(d);
   const float inf = std::numeric_limits<float>::infinity();
   for (float x : {0.0f, -0.0f, inf, -inf, std::numeric_limits<float>::quiet_NaN(),
                   -std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::denorm_min(),

@@ -7,11 +7,15 @@
 // by one in the compute_80 PTX run); every code and every pair through the catalog's ops. Arrays start at
 // element offsets 0, 1 and 7, so that heads, tails and vectors of 16 FP8 values all run; each launch runs
 // over two different poisons, which must give the same bytes (every element written), and guard bands
-// around every array must stay intact.
+// around every array must stay intact. And every one of the 2^32 floats, both types and both modes, against
+// cuda_fp8.h's own device conversion ([large]: the sanitizer runs leave it out).
 
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <sstream>
+#include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../common/catch.hpp"
@@ -109,7 +113,92 @@ struct times_one {
   EW_HD float operator()(float x) const { return x * 1.0f; }
 };
 
+/// The float whose bits are `base + i`: every float pattern, from the index operand.
+struct float_from_bits {
+  std::uint32_t base;
+  EW_HD float operator()(std::int64_t i) const {
+    const std::uint32_t u = base + static_cast<std::uint32_t>(i);
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+  }
+};
+
+/// Counts the elements of `got` that differ from cuda_fp8.h's own device conversion of the float with bits
+/// `base + i` (NaN codes of either sign match), and keeps the smallest such i in `first`.
+template <class T, ew::saturation S>
+__global__ void count_fp8_mismatches(std::uint32_t base, std::size_t n, const T* got,
+                                     unsigned long long* mismatches, unsigned long long* first) {
+  constexpr __nv_fp8_interpretation_t kind = std::is_same_v<T, __nv_fp8_e4m3> ? __NV_E4M3 : __NV_E5M2;
+  constexpr __nv_saturation_t sat = S == ew::saturation::finite ? __NV_SATFINITE : __NV_NOSAT;
+  unsigned long long bad = 0;
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
+    const std::uint32_t u = base + static_cast<std::uint32_t>(i);
+    float x;
+    memcpy(&x, &u, sizeof x);
+    const unsigned want = __nv_cvt_float_to_fp8(x, sat, kind), g = got[i].__x;
+    const bool nan_want = kind == __NV_E4M3 ? (want & 0x7fu) == 0x7fu : (want & 0x7fu) > 0x7cu;
+    const bool nan_got = kind == __NV_E4M3 ? (g & 0x7fu) == 0x7fu : (g & 0x7fu) > 0x7cu;
+    if (nan_want ? !nan_got : g != want) {
+      ++bad;
+      atomicMin(first, static_cast<unsigned long long>(i));
+    }
+  }
+  if (bad != 0) atomicAdd(mismatches, bad);
+}
+
+/// Every one of the 2^32 float patterns through ew::elementwise into `T`, saturating or not, against
+/// cuda_fp8.h's device conversion, in chunks of 2^28. Saturating, the kernel converts the op's float result
+/// itself (two values per cvt on sm_89+); without saturation the op is ew::cast<T, none> and the output
+/// its own type.
+template <class T, ew::saturation S>
+void check_every_float() {
+  constexpr std::size_t chunk = std::size_t{1} << 28;
+  device_array<T> y(chunk);
+  unsigned long long* counters = nullptr;
+  EW_REQUIRE_CUDA(cudaMalloc(&counters, 2 * sizeof(unsigned long long)));
+  std::size_t total = 0;
+  std::string first_mismatch = "none";
+  for (std::uint64_t base = 0; base < (std::uint64_t{1} << 32); base += chunk) {
+    const unsigned long long init[2] = {0, ~0ull};
+    EW_REQUIRE_CUDA(cudaMemcpy(counters, init, sizeof init, cudaMemcpyHostToDevice));
+    const float_from_bits op{static_cast<std::uint32_t>(base)};
+    if constexpr (S == ew::saturation::finite) {
+      EW_REQUIRE_CUDA(ew::elementwise(op, chunk, y.data(), ew::index()));
+    } else {
+      EW_REQUIRE_CUDA(ew::elementwise(ew::compose(op, ew::cast<T, S>{}), chunk, y.data(), ew::index()));
+    }
+    count_fp8_mismatches<T, S>
+        <<<1024, 256>>>(static_cast<std::uint32_t>(base), chunk, y.data(), counters, counters + 1);
+    EW_REQUIRE_CUDA(cudaGetLastError());
+    unsigned long long got[2] = {0, 0};
+    EW_REQUIRE_CUDA(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
+    if (got[0] != 0 && total == 0) {
+      const std::uint32_t u = static_cast<std::uint32_t>(base + got[1]);
+      float x;
+      std::memcpy(&x, &u, sizeof x);
+      std::ostringstream m;
+      m << "float bits 0x" << std::hex << u << std::dec << " (" << x << ")";
+      first_mismatch = m.str();
+    }
+    total += got[0];
+  }
+  EW_REQUIRE_CUDA(cudaFree(counters));
+  REQUIRE(y.guards_intact());
+  INFO("first mismatch: " << first_mismatch);
+  CHECK(total == 0);
+}
+
 }  // namespace
+
+TEST_CASE("fp8: all 2^32 floats convert as cuda_fp8.h's device conversion, both types and modes",
+          "[fp8][large]") {
+  check_every_float<__nv_fp8_e4m3, ew::saturation::finite>();
+  check_every_float<__nv_fp8_e4m3, ew::saturation::none>();
+  check_every_float<__nv_fp8_e5m2, ew::saturation::finite>();
+  check_every_float<__nv_fp8_e5m2, ew::saturation::none>();
+}
 
 TEST_CASE("fp8: every code decodes exactly on the GPU", "[fp8]") {
   check_decode<__nv_fp8_e4m3>();

@@ -10,7 +10,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <ios>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../common/catch.hpp"
@@ -76,7 +78,126 @@ void check_encode_floats() {
   CHECK(wrong == 0);
 }
 
+/// cuda_fp8.h's own conversion of `x` to `T`, saturating or not as `S` says: the reference that shares no
+/// code with ew's overflow rule (on the host, its bit manipulation; ew calls it only with __NV_SATFINITE).
+template <class T, ew::saturation S, class F>
+std::uint8_t cuda_fp8_code(F x) {
+  constexpr __nv_fp8_interpretation_t kind = std::is_same_v<T, __nv_fp8_e4m3> ? __NV_E4M3 : __NV_E5M2;
+  constexpr __nv_saturation_t sat = S == ew::saturation::finite ? __NV_SATFINITE : __NV_NOSAT;
+  if constexpr (std::is_same_v<F, float>) {
+    return __nv_cvt_float_to_fp8(x, sat, kind);
+  } else if constexpr (std::is_same_v<F, double>) {
+    return __nv_cvt_double_to_fp8(x, sat, kind);
+  } else if constexpr (std::is_same_v<F, __half>) {
+    return __nv_cvt_halfraw_to_fp8(static_cast<__half_raw>(x), sat, kind);
+  } else {
+    return __nv_cvt_bfloat16raw_to_fp8(static_cast<__nv_bfloat16_raw>(x), sat, kind);
+  }
+}
+
+/// The float `steps` floats away from `x` (toward +infinity for positive steps); x finite and non-negative.
+float float_step(float x, std::int32_t steps) {
+  std::uint32_t u;
+  std::memcpy(&u, &x, 4);
+  u = static_cast<std::uint32_t>(static_cast<std::int64_t>(u) + steps);
+  float y;
+  std::memcpy(&y, &u, 4);
+  return y;
+}
+double double_step(double x, std::int64_t steps) {
+  std::uint64_t u;
+  std::memcpy(&u, &x, 8);
+  u = static_cast<std::uint64_t>(static_cast<std::int64_t>(u) + steps);
+  double y;
+  std::memcpy(&y, &u, 8);
+  return y;
+}
+
+/// ew::convert<T, S> against cuda_fp8.h's conversion of every float within 4096 floats of each rounding
+/// boundary of `T` (each midpoint between neighbouring codes, the one between 0 and the smallest subnormal,
+/// and max + half an ulp), every float from max to 1.25 times that threshold, and the doubles within 64
+/// doubles of each boundary; both signs. Counts the mismatches and shows the first few.
+template <class T, ew::saturation S>
+std::size_t mismatches_near_boundaries() {
+  constexpr format f = format_of<T>();
+  const int max_code = f == format::e4m3 ? 0x7e : 0x7b;
+  std::vector<double> bounds;
+  for (int c = 0; c < max_code; ++c) {
+    bounds.push_back((decode(f, static_cast<std::uint8_t>(c)) + decode(f, static_cast<std::uint8_t>(c + 1))) /
+                     2);
+  }
+  const double threshold = max_finite(f) + (f == format::e4m3 ? 16.0 : 4096.0);
+  bounds.push_back(threshold);
+  std::size_t wrong = 0;
+  auto check = [&](auto x) {
+    for (auto v : {x, -x}) {
+      const std::uint8_t want = cuda_fp8_code<T, S>(v);
+      const std::uint8_t got = bits_of(ew::convert<T, S>(v));
+      if (!same_code<T>(got, want) && ++wrong <= 5) {
+        UNSCOPED_INFO(std::hexfloat << static_cast<double>(v) << std::defaultfloat << " ("
+                                    << static_cast<double>(v) << "): ew 0x" << std::hex << int(got)
+                                    << ", cuda_fp8.h 0x" << int(want) << std::dec);
+      }
+    }
+  };
+  for (double b : bounds) {
+    const float bf = static_cast<float>(b);  // every boundary is a float: at most 5 significant bits
+    for (std::int32_t k = -4096; k <= 4096; ++k) {
+      const float x = float_step(bf, k);
+      if (x >= 0.0f) check(x);
+    }
+    for (std::int64_t k = -64; k <= 64; ++k) {
+      const double x = double_step(b, k);
+      if (x >= 0.0) check(x);
+    }
+  }
+  const float top = static_cast<float>(max_finite(f)), end = static_cast<float>(1.25 * threshold);
+  for (float x = top; x <= end; x = float_step(x, 1)) check(x);
+  return wrong;
+}
+
+/// ew::convert<T, S> against cuda_fp8.h's conversion of every __half and every __nv_bfloat16.
+template <class T, ew::saturation S>
+std::size_t mismatches_16_bit() {
+  std::size_t wrong = 0;
+  for (std::uint32_t h = 0; h < 65536; ++h) {
+    __half_raw hr;
+    hr.x = static_cast<std::uint16_t>(h);
+    __nv_bfloat16_raw br;
+    br.x = static_cast<std::uint16_t>(h);
+    const __half hv(hr);
+    const __nv_bfloat16 bv(br);
+    if (!same_code<T>(bits_of(ew::convert<T, S>(hv)), cuda_fp8_code<T, S>(hv)) && ++wrong <= 5) {
+      UNSCOPED_INFO("__half bits 0x" << std::hex << h << std::dec);
+    }
+    if (!same_code<T>(bits_of(ew::convert<T, S>(bv)), cuda_fp8_code<T, S>(bv)) && ++wrong <= 5) {
+      UNSCOPED_INFO("__nv_bfloat16 bits 0x" << std::hex << h << std::dec);
+    }
+  }
+  return wrong;
+}
+
 }  // namespace
+
+TEST_CASE("fp8: conversions agree with cuda_fp8.h's own near every boundary, both types and modes", "[fp8]") {
+  CHECK(mismatches_near_boundaries<__nv_fp8_e4m3, ew::saturation::finite>() == 0);
+  CHECK(mismatches_near_boundaries<__nv_fp8_e4m3, ew::saturation::none>() == 0);
+  CHECK(mismatches_near_boundaries<__nv_fp8_e5m2, ew::saturation::finite>() == 0);
+  CHECK(mismatches_near_boundaries<__nv_fp8_e5m2, ew::saturation::none>() == 0);
+  CHECK(mismatches_16_bit<__nv_fp8_e4m3, ew::saturation::finite>() == 0);
+  CHECK(mismatches_16_bit<__nv_fp8_e4m3, ew::saturation::none>() == 0);
+  CHECK(mismatches_16_bit<__nv_fp8_e5m2, ew::saturation::finite>() == 0);
+  CHECK(mismatches_16_bit<__nv_fp8_e5m2, ew::saturation::none>() == 0);
+  // The e5m2 overflow boundary without saturation (issue 22): below 61440 the nearest is 57344, from it on
+  // infinity (the tie goes to infinity's even code).
+  using e5 = __nv_fp8_e5m2;
+  constexpr auto none = ew::saturation::none;
+  CHECK(bits_of(ew::convert<e5, none>(59392.0f)) == 0x7b);
+  CHECK(bits_of(ew::convert<e5, none>(61439.996f)) == 0x7b);
+  CHECK(bits_of(ew::convert<e5, none>(61440.0f)) == 0x7c);
+  CHECK(bits_of(ew::convert<e5, none>(-61440.0)) == 0xfc);
+  CHECK(bits_of(ew::cast<e5, none>{}(60000.0f)) == 0x7b);
+}
 
 TEST_CASE("fp8: every code decodes to its value, exactly", "[fp8]") {
   check_decode_all<__nv_fp8_e4m3>();
