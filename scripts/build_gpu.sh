@@ -3,7 +3,8 @@
 # included, against the CCCL that scripts/fetch_cccl.sh pins), then gathers the
 # executables into build-gpu/{tests,bench,examples} (no object files, so it fits the device tool's 64 MiB
 # carry limit) for scripts/gpu_check.sh to run on a GPU machine. Google Benchmark's shared library goes
-# beside the benchmark binaries (their rpath is $ORIGIN) since the GPU machine lacks it.
+# beside the benchmark binaries (their rpath is $ORIGIN) since the GPU machine lacks it, and libew_cells.so
+# (EW_BUILD_TORCH_CELLS: issue 21's cells for bench/scripts/torch_cells.py, gpu_check.sh's `cells` stage).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 work=${EW_GPU_BUILD_WORK:-build-gpu-work}
@@ -15,7 +16,7 @@ cccl_include=$(bash scripts/fetch_cccl.sh) || {
   cccl_include=""
 }
 cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEW_WARNINGS_AS_ERRORS=ON \
-  "-DEW_BENCH_CCCL_INCLUDE_DIR=$cccl_include"
+  -DEW_BUILD_TORCH_CELLS=ON "-DEW_BENCH_CCCL_INCLUDE_DIR=$cccl_include"
 cmake --build "$work" -j"$(nproc)"
 rm -rf "$bundle"
 for dir in tests bench examples; do
@@ -23,6 +24,7 @@ for dir in tests bench examples; do
   find "$work/$dir" -maxdepth 1 -type f -executable -exec cp {} "$bundle/$dir/" \;
 done
 find "$work/bench" -maxdepth 1 -name 'libbenchmark*.so*' -exec cp -P {} "$bundle/bench/" \; 2>/dev/null || true
+cp "$work/bench/libew_cells.so" "$bundle/bench/"
 # The commit the bundle was built from (and whether the tree had changes), for gpu_check.sh's reports: the
 # device machine's copy of the tree may carry another HEAD.
 { git rev-parse --short HEAD 2>/dev/null || echo unknown; } | tr -d '\n' >"$bundle/COMMIT"

@@ -5,12 +5,13 @@
 #   scripts/gpu_check.sh [BUILD_DIR] [STAGE ...]
 #
 # BUILD_DIR defaults to build-gpu (made with scripts/build_gpu.sh, or any build with the tests and
-# benchmarks on). STAGES: tests torch_ext sanitizers bench operands fp8_random compare tune torch plot
-# (default: all but compare, in that order; compare needs EW_COMPARE_BASE, see below).
+# benchmarks on). STAGES: tests torch_ext sanitizers bench operands fp8_random compare tune torch plot cells
+# (default: all but compare and cells, in that order; compare needs EW_COMPARE_BASE, see below; cells needs
+# PyTorch and the bundle's libew_cells.so).
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
 # logs.tar.gz (every log), bench.json, bench_cccl_pypi.json, hot.json, hot_cccl_pypi.json, operands*.json and
 # operands*.md, fp8_random*.json and fp8_random*.md, torch_triton.json,
-# tune.txt, bench.png, bench_hot.png, ratios.md.
+# tune.txt, bench.png, bench_hot.png, ratios.md, torch_cells.json and torch_cells.md.
 # The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step;
 # EW_SANITIZER_TOOLS picks some of the four tools (e.g. to run two tools per GPU on a two-GPU machine);
 # EW_SANITIZER_PARALLEL=1 runs them at once.
@@ -228,6 +229,22 @@ if has tune && [ -x "$build/bench/ew_tune" ]; then
 fi
 if has torch && [ -f bench/scripts/torch_triton.py ]; then
   step torch env PYTHONUNBUFFERED=1 python3 bench/scripts/torch_triton.py --out "$out/torch_triton.json"
+fi
+# cells: issue 21's cells, eager PyTorch, torch.compile and ew (the bundle's libew_cells.so, through ctypes)
+# side by side in one process (bench/scripts/torch_cells.py): torch_cells.json and torch_cells.md.
+# EW_CELLS_ARGS adds options (e.g. "--one-d", "--quick", "--compile-mode max-autotune-no-cudagraphs").
+if has cells; then
+  if ! python3 -c 'import torch' 2>/dev/null; then
+    say "cells: no PyTorch here: skipped"
+  elif [ ! -f "$build/bench/libew_cells.so" ]; then
+    say "cells: FAIL: no $build/bench/libew_cells.so (scripts/build_gpu.sh builds it)"
+    status=1
+  else
+    # shellcheck disable=SC2086 # EW_CELLS_ARGS is a list of options
+    step cells env PYTHONUNBUFFERED=1 python3 bench/scripts/torch_cells.py --lib "$build/bench/libew_cells.so" \
+      --out "$out/torch_cells.json" --md "$out/torch_cells.md" --commit "$commit" ${EW_CELLS_ARGS:-} || status=1
+    grep -E '^(FAILED|phases:|torch_cells:)' "$logs/cells.log" | tee -a "$summary"
+  fi
 fi
 if has plot && [ -f bench/scripts/plot.py ] && [ -f "$out/bench.json" ]; then
   extra=()

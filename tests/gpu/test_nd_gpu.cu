@@ -392,6 +392,50 @@ TEST_CASE("the shapes users launch: bias, column broadcast, NCHW channels, pitch
         wrong += !same_bits(hy[static_cast<std::size_t>(r * C + c)], hx[static_cast<std::size_t>(c * R + r)]);
     CHECK(wrong == 0);
   }
+  SECTION("tile kernel: a bf16 transpose, and NCHW to NHWC with a per-channel bias") {
+    const std::int64_t R = 1000, C = 4099;  // y [R, C] = x^T, x [C, R] row-major
+    const auto hx = random_values<__nv_bfloat16>(R * C, rng);
+    device_array<__nv_bfloat16> x(hx.size(), 1), y(hx.size());
+    x.upload(hx);
+    y.poison();
+    EW_REQUIRE_CUDA(ew::elementwise(
+        ew::cast<__nv_bfloat16>{}, ew::extents{R, C}, y.data(),
+        ew::strided(static_cast<const __nv_bfloat16*>(x.data()), ew::extents{R, C}, ew::strides{1, R}),
+        stream.get()));
+    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+    const auto hy = y.download();
+    std::size_t wrong = 0;
+    for (std::int64_t r = 0; r < R; ++r)
+      for (std::int64_t c = 0; c < C; ++c)
+        wrong += !same_bits(hy[static_cast<std::size_t>(r * C + c)], hx[static_cast<std::size_t>(c * R + r)]);
+    CHECK(wrong == 0);
+    // y[n, h, w, c] = x[n, c, h, w] + bias[c]: the launch runs over NHWC, x read through its NCHW strides.
+    const std::int64_t N = 3, Ch = 67, H = 29, W = 31;
+    const auto hn = random_values<float>(N * Ch * H * W, rng);
+    const auto hb = random_values<float>(Ch, rng);
+    device_array<float> xn(hn.size()), bn(hb.size()), yn(hn.size(), 3);
+    xn.upload(hn);
+    bn.upload(hb);
+    yn.poison();
+    EW_REQUIRE_CUDA(ew::elementwise(
+        ew::add<float>{}, ew::extents{N, H, W, Ch}, yn.data(),
+        ew::in(ew::strided(static_cast<const float*>(xn.data()), ew::extents{N, H, W, Ch},
+                           ew::strides{Ch * H * W, W, 1, H * W}),
+               ew::strided(static_cast<const float*>(bn.data()), ew::extents{Ch}, ew::strides{1})),
+        stream.get()));
+    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+    const auto hyn = yn.download();
+    wrong = 0;
+    for (std::int64_t n = 0; n < N; ++n)
+      for (std::int64_t h = 0; h < H; ++h)
+        for (std::int64_t w = 0; w < W; ++w)
+          for (std::int64_t c = 0; c < Ch; ++c) {
+            const float want = hn[static_cast<std::size_t>(((n * Ch + c) * H + h) * W + w)] +
+                               hb[static_cast<std::size_t>(c)];
+            wrong += !same_bits(hyn[static_cast<std::size_t>(((n * H + h) * W + w) * Ch + c)], want);
+          }
+    CHECK(wrong == 0);
+  }
   SECTION("in place on a strided view, and the N-d coordinate operands") {
     const std::int64_t R = 129, C = 67, ld = 80;
     const auto hx = random_values<float>(R * ld, rng);

@@ -22,6 +22,7 @@
 #include <ew/elementwise.cuh>
 
 #include "../common/nd_cases.cuh"
+#include "../common/nd_simulate.cuh"
 #include "../common/test_utils.cuh"
 
 namespace {
@@ -112,87 +113,7 @@ TEST_CASE("nd_plan: slots per row follow the first output's alignment", "[nd]") 
 
 namespace {
 
-/// Every byte stored by the simulated grid, counted; and every vector access checked for alignment.
-struct access_log {
-  std::map<std::uintptr_t, int> stores;
-  std::size_t misaligned = 0;
-};
-access_log* current_log = nullptr;
-void observe(const void* p, std::size_t bytes, bool is_store) {
-  const auto a = reinterpret_cast<std::uintptr_t>(p);
-  if (a % bytes != 0) ++current_log->misaligned;
-  if (is_store) {
-    for (std::size_t b = 0; b < bytes; ++b) ++current_log->stores[a + b];
-  }
-}
-
-/// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host; with
-/// `VecRows` x `VecCols` slots per work item on the vectorized path (ew's own by default).
-template <int VecRows = ew::tuning::nd_vector_rows, int VecCols = ew::tuning::nd_vector_cols, int R, class Op,
-          class... Out, class... In>
-std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tuple<Out...>& outs,
-                     const cuda::std::tuple<In...>& ins) {
-  using out_tuple = cuda::std::tuple<Out...>;
-  using in_tuple = cuda::std::tuple<In...>;
-  constexpr int vec =
-      ew::detail::nd_vec_width<0>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
-  ew::detail::nd_call<vec, R, out_tuple, in_tuple> call;
-  REQUIRE(call.prepare(e, outs, ins) == cudaSuccess);
-  if (call.elements == 0) return "empty";
-  if (call.contiguous) {
-    constexpr int unroll = ew::tuning::default_kernel_shape.unroll_for(ew::detail::num_array_inputs<In...>);
-    ew::detail::pointer_info arrays[call.num_ops] = {};
-    const int num_arrays = call.arrays(arrays);
-    const auto outs_1d = cuda::std::apply(
-        [](const auto&... o) { return cuda::std::make_tuple(ew::detail::as_1d_output(o)...); }, outs);
-    const auto ins_1d = cuda::std::apply(
-        [](const auto&... a) { return cuda::std::make_tuple(ew::detail::as_1d_input(a)...); }, ins);
-    const int head = vec > 1 ? ew::detail::vector_head(arrays, num_arrays, vec) : ew::detail::no_vector_path;
-    const auto plan = ew::detail::plan_paths<vec, unroll>(call.elements, head, ew::tuning::policy_for_cc(90));
-    const auto in_ops = ew::detail::as_operands(ins_1d);
-    for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
-      for (std::size_t t = 0; t < plan.shape.block_threads; ++t) {
-        ew::detail::elementwise_grid_thread<Op, vec, unroll, ew::detail::scalar_unroll<vec, unroll>>(
-            op, plan.part, plan.shape, outs_1d, in_ops, b, t);
-      }
-    }
-    return "1-D, head " + std::to_string(head);
-  }
-  if (call.plan.vec > 1) {
-    call.plan = ew::detail::make_nd_plan(call.shape, call.plan.vec, VecRows, VecCols,
-                                         call.ops[0].address / call.ops[0].element_size);
-  }
-  const auto out_ops = call.out_operands(outs);
-  const auto in_ops = call.in_operands(ins);
-  const std::size_t bt = ew::tuning::nd_block_threads;
-  const ew::detail::launch_shape shape{static_cast<std::size_t>((call.plan.items + bt - 1) / bt), bt};
-  for (std::size_t b = 0; b < shape.blocks; ++b) {
-    for (std::size_t t = 0; t < bt; ++t) {
-      ew::detail::nd_grid_thread<Op, vec, VecRows, VecCols, ew::tuning::nd_scalar_rows, R>(
-          op, call.plan, shape, out_ops, in_ops, b, t);
-    }
-  }
-  return "N-d rank " + std::to_string(call.plan.rank) + " vec " + std::to_string(call.plan.vec) + " head " +
-         std::to_string(call.plan.head) + " rows " + std::to_string(call.plan.rows) + " cols " +
-         std::to_string(call.plan.cols);
-}
-
-/// A host buffer for one operand's layout, filled with distinct values, 16-byte aligned.
-template <class T>
-struct buffer {
-  std::vector<unsigned char> bytes;
-  T* base;
-  explicit buffer(std::int64_t n) : bytes(static_cast<std::size_t>(n) * sizeof(T) + 64) {
-    auto a = reinterpret_cast<std::uintptr_t>(bytes.data());
-    base = reinterpret_cast<T*>((a + 15) / 16 * 16);
-  }
-};
-
-template <class T>
-void fill_random(T* p, std::int64_t n, std::mt19937_64& rng) {
-  std::uniform_real_distribution<float> d(-4.0f, 4.0f);
-  for (std::int64_t i = 0; i < n; ++i) p[i] = ew::convert<T>(d(rng));
-}
+using namespace ew_test::nd_sim;
 
 /// out = a * 2 - b + (index % 97) * s: an array, a half-precision array, the index and a scalar.
 struct mix_op {
@@ -212,6 +133,10 @@ std::map<std::string, int> paths_taken;
 void count_path(const std::string& path) {
   if (path.rfind("1-D", 0) == 0)
     ++paths_taken["1-D"];
+  else if (path.rfind("gather", 0) == 0)
+    ++paths_taken["gather"];
+  else if (path.rfind("tile", 0) == 0)
+    ++paths_taken["tile"];
   else if (path.find("vec 1 ") != std::string::npos)
     ++paths_taken["N-d element-wise"];
   else if (path.find("N-d") == 0)
@@ -340,7 +265,8 @@ TEST_CASE("N-d kernel body on the host: random shapes, layouts and operand kinds
   random_cases<3, 3, 1>(60, seed + 6);
   random_cases<2, 1, 3>(60, seed + 7);
   // Every path ran, each many times: a generator that stopped making one of them would fail here.
-  for (const char* p : {"1-D", "N-d element-wise", "N-d vectorized", "N-d vectorized, per-row head"}) {
+  for (const char* p :
+       {"1-D", "gather", "tile", "N-d element-wise", "N-d vectorized", "N-d vectorized, per-row head"}) {
     INFO(p);
     CHECK(paths_taken[p] >= 20);
   }

@@ -34,12 +34,15 @@ inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 /// Launches `Kernel` with plan `plan` (launch_shape.cuh).
 /// `Kernel(op, part, shape, outs, ins)`, of either kernel: 1-D (`Part` a `partition`) or N-dimensional
 /// (an `nd_plan`, nd_kernel.cuh).
+/// `smem_bytes` of dynamic shared memory (the tile kernel's staged tiles).
 template <auto Kernel, class Part, class Op, class OutPtrs, class Ins>
 cudaError_t launch_kernel(const launch_args& args, const Part& part, launch_shape shape, const Op& op,
-                          const OutPtrs& outs, const Ins& ins, cudaStream_t stream) {
+                          const OutPtrs& outs, const Ins& ins, cudaStream_t stream,
+                          std::size_t smem_bytes = 0) {
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(shape.blocks));
   config.blockDim = dim3(static_cast<unsigned>(shape.block_threads));
+  config.dynamicSmemBytes = smem_bytes;
   config.stream = stream;
   cudaLaunchAttribute attribute{};
   bool programmatic =
@@ -112,25 +115,33 @@ template <class... In>
 inline constexpr int num_array_inputs = static_cast<int>(((input_arg<In>::memory == memory_kind::array) +
                                                           ... + 0));
 
+/// The 1-D kernel over operands `ins` (operand.cuh, gather.cuh) with vector width `VecPath` (1: no vector
+/// path, an element type has no vector form) of a launch planned for `Vec`: the vectorized path when every
+/// array in `arrays` (outputs first) can be vector-aligned together, else the scalar one.
+template <int VecPath, int Vec, int Unroll, class Op, class... Out, class Ins>
+cudaError_t launch_1d_operands(const launch_args& args, const Op& op, std::size_t n,
+                               const cuda::std::tuple<Out...>& outs, const Ins& ins,
+                               const pointer_info* arrays, int num_arrays, cudaStream_t stream) {
+  // Without a vector path (the pointers sit at different offsets within a vector, or an element type has
+  // no vector form) every access goes one element at a time. Both paths are one kernel (kernel.cuh says
+  // why), and plan_paths (launch_shape.cuh) plans either.
+  constexpr auto kernel =
+      &elementwise_kernel<Op, VecPath, Unroll, scalar_unroll<Vec, Unroll>, cuda::std::tuple<Out...>, Ins>;
+  const int head = VecPath > 1 ? vector_head(arrays, num_arrays, VecPath) : no_vector_path;
+  const launch_plan plan = plan_paths<VecPath, Unroll>(n, head, args.policy);
+  return launch_kernel<kernel>(args, plan.part, plan.shape, op, outs, ins, stream);
+}
+
 /// The 1-D launch after the checks: the vectorized path when every array can be vector-aligned together
 /// (`ptrs`, outputs first, holds their `pointer_info`), else the scalar one.
 template <int Vec, int Unroll, class Op, class... Out, class... In>
 cudaError_t launch_1d(const launch_args& args, const Op& op, std::size_t n,
                       const cuda::std::tuple<Out...>& outs, const cuda::std::tuple<In...>& ins,
                       const pointer_info* arrays, int num_arrays, cudaStream_t stream) {
-  using out_ptrs = cuda::std::tuple<Out...>;
-  using in_operands = decltype(as_operands(ins));
   constexpr bool vectorizable =
       (is_vectorizable_v<output_value_t<Out>> && ...) && (is_vectorizable_v<array_type_t<In>> && ...);
-  // Without a vector path (the pointers sit at different offsets within a vector, or an element type has
-  // no vector form) every access goes one element at a time. Both paths are one kernel (kernel.cuh says
-  // why), and plan_paths (launch_shape.cuh) plans either.
-  constexpr int vec = vectorizable ? Vec : 1;
-  constexpr auto kernel =
-      &elementwise_kernel<Op, vec, Unroll, scalar_unroll<Vec, Unroll>, out_ptrs, in_operands>;
-  const int head = vec > 1 ? vector_head(arrays, num_arrays, vec) : no_vector_path;
-  const launch_plan plan = plan_paths<vec, Unroll>(n, head, args.policy);
-  return launch_kernel<kernel>(args, plan.part, plan.shape, op, outs, as_operands(ins), stream);
+  return launch_1d_operands < vectorizable ? Vec : 1, Vec,
+         Unroll > (args, op, n, outs, as_operands(ins), arrays, num_arrays, stream);
 }
 
 /// The compile-time checks of a launch with outputs `Out...` and inputs `In...` (argument types).

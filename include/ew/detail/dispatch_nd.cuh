@@ -19,6 +19,7 @@
 #include "last_error.cuh"
 #include "nd_kernel.cuh"
 #include "nd_layout.cuh"
+#include "nd_paths.cuh"
 #include "operand.cuh"
 #include "tuning.cuh"
 #include "validate.cuh"
@@ -347,6 +348,9 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
   static constexpr int num_singles =
       static_cast<int>(((input_arg<In>::memory == memory_kind::single) + ... + 0));
   static constexpr cuda::std::array<int, sizeof...(In) + 1> rows = strided_rows<num_out, In...>();
+  /// The tile kernel's side for these element types.
+  static constexpr int tile_side =
+      tuning::tile_side_for<largest_size<output_value_t<Out>..., array_type_t<In>...>>;
 
   nd_operand<R> ops[num_ops] = {};
   pointer_info singles[num_singles > 0 ? num_singles : 1] = {};
@@ -355,7 +359,16 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
   nd_shape<R, num_ops> shape{};
   /// Everything coalesced to one dimension of stride 1: the 1-D launch.
   bool contiguous = false;
+  /// The kernel the launch takes (nd_paths.cuh).
+  nd_path path = nd_path::rows;
+  /// The N-dimensional kernel's plan (`path == rows`).
   nd_plan<R> plan{};
+  /// The tile kernel's plan, the dimension its staged inputs run along, and each strided operand's byte
+  /// offset in its shared memory (-1: not staged).
+  tile_plan<R> tile{};
+  int tile_b = -1;
+  int smem_offset[num_ops] = {};
+  std::size_t smem_bytes = 0;
 
   /// Describes and checks every operand, then coalesces and plans.
   cudaError_t prepare(const extents<R>& e, const cuda::std::tuple<Out...>& outs,
@@ -391,8 +404,11 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
       for (int d = 0; d < R; ++d) full.stride[j][d] = ops[j].stride[d];
     }
     shape = coalesce(full);
-    contiguous = shape.rank == 1;
-    for (int j = 0; contiguous && j < num_ops; ++j) contiguous = shape.stride[j][0] == 1;
+    bool array[num_ops] = {};
+    for (int j = 0; j < num_ops; ++j) array[j] = !ops[j].affine;
+    path = choose_nd_path(shape, num_out, array, Vec, tile_b);
+    if (path == nd_path::tile) plan_tile(ins);
+    contiguous = path == nd_path::contiguous;
     // The vectorized path needs every output's innermost stride to be 1 and every array input's 0 or 1.
     bool inner_ok = Vec > 1;
     for (int j = 0; inner_ok && j < num_ops; ++j) {
@@ -403,6 +419,43 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
                         inner_ok ? tuning::nd_vector_cols : 1,
                         static_cast<std::uint64_t>(ops[0].address / ops[0].element_size));
     return cudaSuccess;
+  }
+
+  /// The staged inputs' shared memory (those whose innermost stride is neither 0 nor 1); the N-dimensional
+  /// kernel instead when it would pass `tuning::tile_max_smem_bytes`.
+  void plan_tile(const cuda::std::tuple<In...>&) {
+    for (int j = 0; j < num_ops; ++j) smem_offset[j] = -1;
+    smem_bytes = 0;
+    int i = 0;
+    auto stage = [&](auto* a) {
+      using A = cuda::std::remove_pointer_t<decltype(a)>;
+      const int k = rows[i++];
+      if constexpr (has_strides<A> && input_arg<A>::memory == memory_kind::array) {
+        const std::int64_t inner = shape.stride[k][last_dimension(shape)];
+        if (inner != 0 && inner != 1) {
+          smem_offset[k] = static_cast<int>(smem_bytes);
+          smem_bytes += tile_stage_bytes<input_value_t<A>, tile_side>;
+        }
+      }
+    };
+    (stage(static_cast<In*>(nullptr)), ...);
+    if (smem_bytes > tuning::tile_max_smem_bytes) {
+      path = nd_path::rows;
+      return;
+    }
+    tile = make_tile_plan(shape, tile_b, tile_side);
+  }
+
+  /// The 1-D kernel's gather operands (`path == gather`).
+  auto gather_operands(const cuda::std::tuple<In...>& ins) const {
+    return gather_impl(ins, cuda::std::index_sequence_for<In...>{});
+  }
+  /// The tile kernel's operands (`path == tile`).
+  auto tile_out_operands(const cuda::std::tuple<Out...>& outs) const {
+    return tile_out_impl(outs, cuda::std::index_sequence_for<Out...>{});
+  }
+  auto tile_in_operands(const cuda::std::tuple<In...>& ins) const {
+    return tile_in_impl(ins, cuda::std::index_sequence_for<In...>{});
   }
 
   /// The arrays' `pointer_info`, outputs first, for the 1-D launch's vector head; returns their number.
@@ -426,6 +479,63 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
   }
 
  private:
+  template <class T>
+  gather_input<T, R> gather_one(const T* p, int k) const {
+    return {p, make_gather_map(shape, k), same_strides_as_output(shape, k)};
+  }
+  template <class T, int VR>
+  gather_input<T, R> gather_one(const strided_view<const T, VR>& v, int k) const {
+    return gather_one(v.ptr, k);
+  }
+  gather_affine<R> gather_one(const index_operand&, int k) const {
+    return {make_gather_map(shape, k), same_strides_as_output(shape, k)};
+  }
+  template <class A>
+  auto gather_one(const A& a, int) const {
+    return input_arg<A>::to_1d(a);
+  }
+  template <std::size_t... I>
+  auto gather_impl(const cuda::std::tuple<In...>& ins, cuda::std::index_sequence<I...>) const {
+    return cuda::std::make_tuple(gather_one(cuda::std::get<I>(ins), rows[I])...);
+  }
+
+  template <class T>
+  tile_array<const T, R> tile_one(const T* p, int k) const {
+    return make_tile_array(p, shape, k, tile_b, smem_offset[k]);
+  }
+  template <class T, int VR>
+  tile_array<const T, R> tile_one(const strided_view<const T, VR>& v, int k) const {
+    return tile_one(v.ptr, k);
+  }
+  tile_affine<R> tile_one(const index_operand&, int k) const {
+    const tile_array<const char, R> t =
+        make_tile_array(static_cast<const char*>(nullptr), shape, k, tile_b, -1);
+    tile_affine<R> a{{}, t.a, t.b};
+    for (int d = 0; d < R; ++d) a.stride[d] = t.stride[d];
+    return a;
+  }
+  template <class A>
+  auto tile_one(const A& a, int) const {
+    return tile_uniform<decltype(input_arg<A>::to_1d(a))>{input_arg<A>::to_1d(a)};
+  }
+  template <std::size_t... I>
+  auto tile_in_impl(const cuda::std::tuple<In...>& ins, cuda::std::index_sequence<I...>) const {
+    return cuda::std::make_tuple(tile_one(cuda::std::get<I>(ins), rows[I])...);
+  }
+  template <class T>
+  static T* out_ptr(T* p) {
+    return p;
+  }
+  template <class T, int VR>
+  static T* out_ptr(const strided_view<T, VR>& v) {
+    return v.ptr;
+  }
+  template <std::size_t... O>
+  auto tile_out_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<O...>) const {
+    return cuda::std::make_tuple(
+        make_tile_array(out_ptr(cuda::std::get<O>(outs)), shape, static_cast<int>(O), tile_b, -1)...);
+  }
+
   template <std::size_t... O>
   auto out_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<O...>) const {
     return cuda::std::tuple<decltype(nd_output_operand(cuda::std::declval<const Out&>(), shape, 0))...>{
@@ -484,6 +594,30 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
         cuda::std::apply([](const auto&... a) { return cuda::std::make_tuple(as_1d_input(a)...); }, ins);
     return launch_1d<vec, unroll>(args, op, static_cast<std::size_t>(call.elements), outs_1d, ins_1d, arrays,
                                   num_arrays, stream);
+  }
+  if (call.path == nd_path::gather) {  // contiguous outputs, inputs found from the flat index
+    constexpr int unroll = tuning::gather_unroll;
+    pointer_info arrays[call.num_ops] = {};
+    call.arrays(arrays);
+    const auto outs_1d =
+        cuda::std::apply([](const auto&... o) { return cuda::std::make_tuple(as_1d_output(o)...); }, outs);
+    return launch_1d_operands<vec, vec, unroll>(args, op, static_cast<std::size_t>(call.elements), outs_1d,
+                                                call.gather_operands(ins), arrays, call.num_out, stream);
+  }
+  if constexpr (vec > 1) {
+    if (call.path == nd_path::tile) {  // an input along another dimension: shared-memory tiles
+      const auto tile_outs = call.tile_out_operands(outs);
+      const auto tile_ins = call.tile_in_operands(ins);
+      constexpr auto kernel =
+          &tile_elementwise_kernel<Op, vec, call.tile_side, R, cuda::std::remove_const_t<decltype(tile_outs)>,
+                                   cuda::std::remove_const_t<decltype(tile_ins)>>;
+      std::uint64_t blocks = call.tile.tiles;
+      if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
+      return launch_kernel<kernel>(args, call.tile,
+                                   launch_shape{static_cast<std::size_t>(blocks),
+                                                static_cast<std::size_t>(tuning::tile_block_threads)},
+                                   op, tile_outs, tile_ins, stream, call.smem_bytes);
+    }
   }
   const auto out_operands = call.out_operands(outs);
   const auto in_operands = call.in_operands(ins);

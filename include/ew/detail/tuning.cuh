@@ -106,6 +106,39 @@ inline constexpr int nd_block_threads = 256;
 /// reads), two blocks per SM: a quarter of the threads, and of the loads in flight, of the 1-D kernel.
 inline constexpr int nd_min_blocks_per_sm = 4;
 
+/// Vectors per thread per tile of the 1-D kernel with gather operands (nd_paths.cuh), whatever the number of
+/// inputs: a broadcast input (a bias, per-channel statistics) is read from L1 or L2, not from DRAM, so
+/// `kernel_shape::unroll_for`'s share of two loads among the inputs left one DRAM load in flight per
+/// thread behind a division and a dependent load: the bias add ran at 0.94 and per-channel statistics at
+/// 0.63 of the 1-D relu (H200, 2026-12-02, docs/PERFORMANCE.md change 10).
+inline constexpr int gather_unroll = 2;
+
+/// Tile launches (tile_kernel.cuh: an input that runs along another dimension than the outputs): square
+/// tiles of `tile_side_for<B>` elements a side, `B` the largest element size of the launch's arrays. 64
+/// for 4- and 8-byte types: a row of a 4-byte tile is 256 bytes, sixteen 16-byte accesses on both sides
+/// (the classic 32 x 32 tile moves 128 bytes a row, 64 of a 16-bit type). 128 for 1- and 2-byte types:
+/// with 64, a bf16 transpose ran at 0.64 of the 1-D copy where f32 ran at 0.90 (H200, 2026-12-02,
+/// docs/PERFORMANCE.md change 10): an 8 KB tile gave each thread two 16-byte loads in flight.
+template <std::size_t LargestBytes>
+inline constexpr int tile_side_for = LargestBytes <= 2 ? 128 : 64;
+/// Threads per tile block: 4 vector accesses of a 64 x 64 4-byte tile per thread on each side.
+inline constexpr int tile_block_threads = 256;
+/// 16-byte loads a tile thread issues before it stores the first into shared memory: a 64 x 64 4-byte
+/// tile's whole share; with 8 (a 128 x 128 bf16 tile's share) ptxas spilled 160 bytes under the 64
+/// registers below (CUDA 13.0).
+inline constexpr int tile_loads_in_flight = 4;
+/// Output vectors a tile thread reads every input of before it computes the first: 4 (a 4-byte tile's
+/// whole share) for one input, fewer for more, so that the reads fit the 64 registers below (with 4 for
+/// two f32 inputs ptxas spilled 112 bytes, CUDA 13.0).
+template <int NumInputs>
+inline constexpr int tile_reads_in_flight = NumInputs <= 1 ? 4 : (NumInputs == 2 ? 2 : 1);
+/// Resident tile blocks per SM the kernel is compiled for: 64 registers, as the N-dimensional kernel.
+inline constexpr int tile_min_blocks_per_sm = 4;
+/// Shared memory the staged inputs of one tile launch may take, in bytes: the static limit, so that no
+/// launch needs `cudaFuncSetAttribute`. A launch whose staged tiles need more takes the N-dimensional
+/// kernel.
+inline constexpr unsigned tile_max_smem_bytes = 48u * 1024u;
+
 /// Policy for a device of compute capability `cc` (major * 10 + minor, e.g. 90 for sm_90). One policy for
 /// every architecture today: the sweeps that chose it ran on sm_90 only (the H200; the last, `ew_tune
 /// --op=all --type=all` at 2^26 on 2026-12-01, found no shape beating it by more than the spread except f64

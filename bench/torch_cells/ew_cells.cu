@@ -1,0 +1,144 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// libew_cells.so: issue 21's cells as plain C functions over raw device pointers, so that Python reaches ew
+// through ctypes (bench/scripts/torch_cells.py) and times it beside eager PyTorch and torch.compile in one
+// process, without building a PyTorch extension. Each function is one ew::elementwise call through ew's
+// public API on `stream` (last argument) and returns its cudaError_t as an int; ew_cells_last_error() says
+// why a call failed. Suffixes: f32 (float), f16 (__half), bf16 (__nv_bfloat16). Pointers are void* so that
+// ctypes passes tensor.data_ptr() as is; the shapes are row-major and contiguous unless a comment says
+// otherwise.
+//
+//   bias_add_T(y, x, b, R, C)                    y[r, c] = x[r, c] + b[c]          (b: strides {0, 1})
+//   col_mul_T(y, x, col, R, C)                   y[r, c] = x[r, c] * col[r]        (col: strides {1, 0})
+//   channel_norm_T(y, x, mean, inv_std, N, C, H, W)  y = (x - mean[c]) * inv_std[c] over NCHW, in float,
+//                                                    rounded once          (mean, inv_std: {0, 1, 0, 0})
+//   transpose_T(y, x, R, C)                      y[c, r] = x[r, c], y [C, R]       (x read as {1, C})
+//   copy_T(y, x, n), relu_T(y, x, n)             1-D references over n elements
+//   add_T(y, a, b, n), clamp_T(y, x, n, lo, hi), scale_bias_T(y, x, n, alpha, beta)   1-D cells
+
+#include <cstdint>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <ew/elementwise.cuh>
+
+namespace {
+
+/// y = x: the copy (ew has no identity op).
+template <class T>
+struct copy_of {
+  EW_HD T operator()(T x) const { return x; }
+};
+
+/// (x - mean) * inv_std in compute_t<T> (float for the 16-bit types), rounded once: what torch.compile's
+/// kernel computes; eager PyTorch rounds x - mean to T first.
+template <class T>
+struct channel_norm {
+  EW_HD T operator()(T x, T mean, T inv_std) const {
+    return ew::down<T>((ew::up(x) - ew::up(mean)) * ew::up(inv_std));
+  }
+};
+
+template <class T>
+int bias_add(void* y, const void* x, const void* b, std::int64_t R, std::int64_t C, cudaStream_t s) {
+  const auto bias = ew::strided(static_cast<const T*>(b), ew::extents{R, C}, ew::strides{0, 1});
+  return ew::elementwise(ew::add<T>{}, ew::extents{R, C}, ew::out(static_cast<T*>(y)),
+                         ew::in(static_cast<const T*>(x), bias), s);
+}
+
+template <class T>
+int col_mul(void* y, const void* x, const void* col, std::int64_t R, std::int64_t C, cudaStream_t s) {
+  const auto column = ew::strided(static_cast<const T*>(col), ew::extents{R, C}, ew::strides{1, 0});
+  return ew::elementwise(ew::mul<T>{}, ew::extents{R, C}, ew::out(static_cast<T*>(y)),
+                         ew::in(static_cast<const T*>(x), column), s);
+}
+
+template <class T>
+int channel_norm_nchw(void* y, const void* x, const void* mean, const void* inv_std, std::int64_t N,
+                      std::int64_t C, std::int64_t H, std::int64_t W, cudaStream_t s) {
+  const ew::extents nchw{N, C, H, W};
+  const auto per_channel = [&](const void* p) {
+    return ew::strided(static_cast<const T*>(p), nchw, ew::strides{0, 1, 0, 0});
+  };
+  return ew::elementwise(channel_norm<T>{}, nchw, ew::out(static_cast<T*>(y)),
+                         ew::in(static_cast<const T*>(x), per_channel(mean), per_channel(inv_std)), s);
+}
+
+template <class T>
+int transpose(void* y, const void* x, std::int64_t R, std::int64_t C, cudaStream_t s) {
+  const auto xt = ew::strided(static_cast<const T*>(x), ew::extents{C, R}, ew::strides{1, C});
+  return ew::elementwise(copy_of<T>{}, ew::extents{C, R}, ew::out(static_cast<T*>(y)), ew::in(xt), s);
+}
+
+template <class T, class Op>
+int unary(const Op& op, void* y, const void* x, std::int64_t n, cudaStream_t s) {
+  if (n < 0) return static_cast<int>(cudaErrorInvalidValue);
+  return ew::elementwise(op, static_cast<std::size_t>(n), ew::out(static_cast<T*>(y)),
+                         ew::in(static_cast<const T*>(x)), s);
+}
+
+template <class T>
+int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
+  if (n < 0) return static_cast<int>(cudaErrorInvalidValue);
+  return ew::elementwise(ew::add<T>{}, static_cast<std::size_t>(n), ew::out(static_cast<T*>(y)),
+                         ew::in(static_cast<const T*>(a), static_cast<const T*>(b)), s);
+}
+
+}  // namespace
+
+#define EW_CELLS_API extern "C" __attribute__((visibility("default"))) int
+
+// The cells of every type: the 1-D ones (issue 21's 1-D goal, and the copy and relu references).
+#define EW_CELLS_1D(suffix, T)                                                                               \
+  EW_CELLS_API ew_cells_copy_##suffix(void* y, const void* x, std::int64_t n, cudaStream_t s) {              \
+    return unary<T>(copy_of<T>{}, y, x, n, s);                                                               \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_relu_##suffix(void* y, const void* x, std::int64_t n, cudaStream_t s) {              \
+    return unary<T>(ew::relu<T>{}, y, x, n, s);                                                              \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_add_##suffix(void* y, const void* a, const void* b, std::int64_t n,                  \
+                                     cudaStream_t s) {                                                       \
+    return add<T>(y, a, b, n, s);                                                                            \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_clamp_##suffix(void* y, const void* x, std::int64_t n, float lo, float hi,           \
+                                       cudaStream_t s) {                                                     \
+    return unary<T>(ew::clamp<T>{ew::down<T>(lo), ew::down<T>(hi)}, y, x, n, s);                             \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_scale_bias_##suffix(void* y, const void* x, std::int64_t n, float alpha, float beta, \
+                                            cudaStream_t s) {                                                \
+    using C = ew::compute_t<T>;                                                                              \
+    return unary<T>(ew::scale_bias<T>{static_cast<C>(alpha), static_cast<C>(beta)}, y, x, n, s);             \
+  }
+
+// The N-dimensional cells (f32 and bf16, as issue 21 measures them).
+#define EW_CELLS_ND(suffix, T)                                                                               \
+  EW_CELLS_API ew_cells_bias_add_##suffix(void* y, const void* x, const void* b, std::int64_t R,             \
+                                          std::int64_t C, cudaStream_t s) {                                  \
+    return bias_add<T>(y, x, b, R, C, s);                                                                    \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_col_mul_##suffix(void* y, const void* x, const void* col, std::int64_t R,            \
+                                         std::int64_t C, cudaStream_t s) {                                   \
+    return col_mul<T>(y, x, col, R, C, s);                                                                   \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_channel_norm_##suffix(void* y, const void* x, const void* mean, const void* inv_std, \
+                                              std::int64_t N, std::int64_t C, std::int64_t H,                \
+                                              std::int64_t W, cudaStream_t s) {                              \
+    return channel_norm_nchw<T>(y, x, mean, inv_std, N, C, H, W, s);                                         \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_transpose_##suffix(void* y, const void* x, std::int64_t R, std::int64_t C,           \
+                                           cudaStream_t s) {                                                 \
+    return transpose<T>(y, x, R, C, s);                                                                      \
+  }
+
+EW_CELLS_1D(f32, float)
+EW_CELLS_1D(f16, __half)
+EW_CELLS_1D(bf16, __nv_bfloat16)
+EW_CELLS_ND(f32, float)
+EW_CELLS_ND(bf16, __nv_bfloat16)
+
+/// Why the calling thread's last failed ew call failed (ew::last_error_message()).
+extern "C" __attribute__((visibility("default"))) const char* ew_cells_last_error() {
+  return ew::last_error_message();
+}

@@ -1,0 +1,156 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// Which kernel an N-dimensional launch takes, from its coalesced shape (`choose_nd_path`), and the
+/// operands of the two kernels that serve launches whose outputs are contiguous: the 1-D kernel with
+/// gather operands (gather.cuh) when every input runs along the outputs' innermost dimension or
+/// broadcasts along it, and the tile kernel (tile_kernel.cuh) when an input runs along another.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda/std/type_traits>
+
+#include "gather.cuh"
+#include "nd_layout.cuh"
+#include "operand.cuh"
+#include "tile_kernel.cuh"
+#include "tuning.cuh"
+
+namespace ew {
+namespace detail {
+
+/// The kernels of an N-dimensional launch.
+enum class nd_path {
+  /// Every operand contiguous in the same order: the 1-D launch.
+  contiguous,
+  /// The outputs contiguous, every array input along their innermost dimension (stride 1) or broadcast
+  /// along it (stride 0): the 1-D kernel with gather operands.
+  gather,
+  /// The outputs contiguous, some array input contiguous along another dimension: the tile kernel.
+  tile,
+  /// Anything else (an output pitched or sliced, an input strided along every dimension): the
+  /// N-dimensional kernel.
+  rows
+};
+
+/// Whether operand `k` of coalesced shape `s` is row-major and dense over it (stride 1 innermost, each
+/// outer stride the span of the dimensions inside).
+template <int R, int K>
+EW_HD bool dense_row_major(const nd_shape<R, K>& s, int k) {
+  std::int64_t step = 1;
+  for (int d = s.rank - 1; d >= 0; --d) {
+    if (s.stride[k][d] != step) return false;
+    step *= s.extent[d];
+  }
+  return true;
+}
+
+/// The kernel for coalesced shape `s` whose operands `0..num_out-1` are the outputs and whose array inputs
+/// are marked in `array` (the index is not: it reads no memory). `vec` is the launch's vector width.
+/// For the tile kernel, `b` is set to the dimension along which every permuted input is contiguous.
+template <int R, int K>
+EW_HD nd_path choose_nd_path(const nd_shape<R, K>& s, int num_out, const bool (&array)[K], int vec, int& b) {
+  b = -1;
+  const int last = s.rank - 1;
+  bool contiguous = s.rank == 1;
+  for (int k = 0; contiguous && k < K; ++k) contiguous = s.stride[k][0] == 1;
+  if (contiguous) return nd_path::contiguous;
+  for (int k = 0; k < num_out; ++k) {
+    if (!dense_row_major(s, k)) return nd_path::rows;
+  }
+  bool permuted = false, tileable = vec > 1 && s.rank >= 2;
+  for (int k = num_out; k < K; ++k) {
+    const std::int64_t inner = s.stride[k][last];
+    if (!array[k] || inner == 0 || inner == 1) continue;
+    permuted = true;
+    int unit = -1;  // the dimension of stride 1
+    for (int d = 0; d < last; ++d) {
+      if (s.stride[k][d] == 1 && s.extent[d] > 1) unit = d;
+    }
+    if (unit < 0 || (b >= 0 && unit != b)) tileable = false;
+    b = unit;
+  }
+  if (!permuted) {
+    // The gather maps' 32-bit arithmetic: fewer than 2^31 elements, every input's offsets below 2^31.
+    bool fits = gather_fits(s, 0);
+    for (int k = num_out; fits && k < K; ++k) fits = gather_fits(s, k);
+    return fits ? nd_path::gather : nd_path::rows;
+  }
+  return tileable ? nd_path::tile : nd_path::rows;
+}
+
+/// Whether operand `k` of coalesced shape `s` fits a `gather_map`: its offsets below 2^31.
+template <int R, int K>
+EW_HD bool gather_fits(const nd_shape<R, K>& s, int k) {
+  std::uint64_t span = 0;  // the operand's last offset
+  for (int d = 0; d < s.rank; ++d) {
+    span += static_cast<std::uint64_t>(s.stride[k][d]) * static_cast<std::uint64_t>(s.extent[d] - 1);
+    if (span >= (std::uint64_t{1} << 31)) return false;
+  }
+  return true;
+}
+
+/// Operand `k`'s gather map over coalesced shape `s` (`gather_fits`).
+template <int R, int K>
+gather_map<R> make_gather_map(const nd_shape<R, K>& s, int k) {
+  gather_map<R> m{};
+  m.rank = s.rank;
+  for (int d = 0; d < s.rank; ++d) {
+    m.stride[d] = static_cast<std::uint32_t>(s.stride[k][d]);
+    m.divide[d] = fast_divmod(static_cast<std::uint32_t>(s.extent[d]));
+  }
+  m.inner_extent = s.extent[last_dimension(s)];
+  m.inner_stride = s.stride[k][last_dimension(s)];
+  return m;
+}
+
+/// Whether operand `k` of `s` has operand 0's strides (the first output's layout, dense row-major).
+template <int R, int K>
+bool same_strides_as_output(const nd_shape<R, K>& s, int k) {
+  for (int d = 0; d < s.rank; ++d) {
+    if (s.stride[k][d] != s.stride[0][d]) return false;
+  }
+  return true;
+}
+
+/// The tile plan of coalesced shape `s` with the permuted inputs contiguous along `b`, tiles `tile_side` a
+/// side.
+template <int R, int K>
+tile_plan<R> make_tile_plan(const nd_shape<R, K>& s, int b, int tile_side) {
+  tile_plan<R> p{};
+  p.rank = s.rank;
+  p.b = b;
+  p.side = tile_side;
+  const std::uint64_t side = static_cast<std::uint64_t>(tile_side);
+  p.tiles = 1;
+  for (int d = 0; d < s.rank; ++d) {
+    p.extent[d] = s.extent[d];
+    const std::uint64_t e = static_cast<std::uint64_t>(s.extent[d]);
+    if (d == s.rank - 1) {
+      p.extent_a = s.extent[d];
+      p.tiles_a = (e + side - 1) / side;
+    } else if (d == b) {
+      p.extent_b = s.extent[d];
+      p.tiles_b = (e + side - 1) / side;
+    } else {
+      p.tiles *= e;
+    }
+  }
+  p.tiles *= p.tiles_a * p.tiles_b;
+  return p;
+}
+
+/// A tile launch's array operand `k` of `s` (`smem` >= 0: staged at that byte offset).
+template <class T, int R, int K>
+tile_array<T, R> make_tile_array(T* ptr, const nd_shape<R, K>& s, int k, int b, int smem) {
+  tile_array<T, R> t{ptr, {}, 0, 0, smem};
+  for (int d = 0; d < s.rank; ++d) t.stride[d] = s.stride[k][d];
+  t.a = s.stride[k][last_dimension(s)];
+  t.b = b >= 0 ? s.stride[k][b % R] : 0;
+  return t;
+}
+
+}  // namespace detail
+}  // namespace ew

@@ -1,0 +1,337 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// The tile kernel: an N-dimensional launch whose outputs are contiguous and where some input runs along
+/// another dimension than the outputs (a transposed copy, NCHW to NHWC, `permute(0, 2, 1, 3)`). Each block
+/// takes a square tile (`tuning::tile_side_for`) of elements of two dimensions: `a`, the outputs' innermost,
+/// and `b`, along which those inputs are contiguous (stride 1). It first stages those inputs' tiles in shared
+/// memory with 16-byte loads along `b` (`stage`), then computes and writes the outputs with 16-byte stores
+/// along `a`, reading the staged inputs across the shared-memory rows and every other input directly
+/// (`compute`). Both phases are `__host__ __device__`: the host tests run every thread of simulated
+/// blocks, phase by phase, over a buffer that stands for the shared memory.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda/std/array>
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+#include <cuda/std/utility>
+
+#include <nv/target>
+
+#include "../functor.cuh"
+#include "config.cuh"
+#include "kernel.cuh"
+#include "nd_kernel.cuh"
+#include "side_reduction.cuh"
+#include "tuning.cuh"
+#include "vector_access.cuh"
+
+namespace ew {
+namespace detail {
+
+/// Where a tile launch's tiles are: the coalesced shape (`rank` >= 2 extents, outermost first; the outputs
+/// row-major over it), `b` (below `rank - 1`), and the tile counts. Tile `t` is `(batch, tb, ta)` with `ta`
+/// fastest; `batch` runs over the dimensions other than `a` and `b`.
+template <int R>
+struct tile_plan {
+  int rank = 2;
+  int b = 0;
+  /// Elements a tile side (`tuning::tile_side_for`).
+  int side = 64;
+  std::int64_t extent[R] = {};
+  std::int64_t extent_a = 1, extent_b = 1;
+  std::uint64_t tiles_a = 1, tiles_b = 1, tiles = 1;
+};
+
+/// Tile `t`'s place: the coordinates of its batch dimensions in `coord` (0 along `a` and `b`), its first
+/// element along `a` and `b` (`a0`, `b0`) and its extents inside the shape along them (`na`, `nb`).
+// `a` and `b` stay out of `coord`: written through `coord[d]` where `d == p.b`, the compiler indexed the
+// array with `p.b` at run time and moved it to local memory.
+template <int R>
+EW_HD void tile_origin(const tile_plan<R>& p, std::uint64_t t, std::int64_t (&coord)[R], std::int64_t& a0,
+                       std::int64_t& b0, int& na, int& nb) {
+  const std::uint64_t ta = t % p.tiles_a;
+  t /= p.tiles_a;
+  const std::uint64_t tb = t % p.tiles_b;
+  t /= p.tiles_b;
+  const int last = p.rank - 1;
+  EW_DETAIL_UNROLL
+  for (int d = R - 1; d >= 0; --d) {
+    coord[d] = 0;
+    if (d < last && d != p.b) {
+      const std::uint64_t e = static_cast<std::uint64_t>(p.extent[d]);
+      coord[d] = static_cast<std::int64_t>(t % e);
+      t /= e;
+    }
+  }
+  a0 = static_cast<std::int64_t>(ta) * p.side;
+  b0 = static_cast<std::int64_t>(tb) * p.side;
+  na = static_cast<int>(p.extent_a - a0 < p.side ? p.extent_a - a0 : p.side);
+  nb = static_cast<int>(p.extent_b - b0 < p.side ? p.extent_b - b0 : p.side);
+}
+
+/// Elements of `T` between the rows of a staged tile in shared memory: the tile's side and 4 bytes (one
+/// bank) more, so that a warp reading down a column, or writing along rows from 16-byte loads, meets at
+/// most two words in a bank.
+template <class T, int Side>
+inline constexpr int tile_row_elements = Side + (sizeof(T) >= 4 ? 1 : 4 / static_cast<int>(sizeof(T)));
+
+/// Bytes of shared memory a staged input of `T` takes, rounded up to 16.
+template <class T, int Side>
+inline constexpr std::size_t tile_stage_bytes =
+    (static_cast<std::size_t>(Side) * tile_row_elements<T, Side> * sizeof(T) + 15) / 16 * 16;
+
+/// An array input or output of a tile launch: element `coord` is `ptr[row_offset(stride, coord)]`. `a` and
+/// `b` are its strides along those dimensions. An input with `smem >= 0` is staged: contiguous along `b`
+/// (`b == 1`), it is read through shared memory at byte offset `smem`.
+template <class T, int R>
+struct tile_array {
+  using value_type = cuda::std::remove_const_t<T>;
+  T* ptr;
+  std::int64_t stride[R];
+  std::int64_t a, b;
+  int smem;
+};
+
+/// The index or one coordinate of a tile launch: `row_offset(stride, coord)`.
+template <int R>
+struct tile_affine {
+  using value_type = std::int64_t;
+  std::int64_t stride[R];
+  std::int64_t a, b;
+};
+
+/// A constant or scalar operand (1-D kernel's) in a tile launch.
+template <class Uniform>
+struct tile_uniform {
+  using value_type = typename Uniform::value_type;
+  Uniform u;
+};
+
+/// What one thread of a tile block does (`Vec` elements per output access); `Outs` a tuple of
+/// `tile_array<T, R>`, `Ins` of `tile_array<const T, R>`, `tile_affine<R>` and `tile_uniform`.
+template <class Op, int Vec, int Side, int R, class Outs, class Ins>
+struct tile_thread {
+  static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
+  static constexpr std::size_t num_out = cuda::std::tuple_size<Outs>::value;
+  static constexpr int side = Side;
+  static constexpr int threads = tuning::tile_block_threads;
+  template <std::size_t K>
+  using in_t = typename cuda::std::tuple_element_t<K, Ins>::value_type;
+  template <std::size_t K>
+  using out_t = typename cuda::std::tuple_element_t<K, Outs>::value_type;
+
+  Op op;
+  Outs outs;
+  Ins ins;
+  const tile_plan<R>& p;
+
+  /// Phase 1 of tile `t`: every staged input's tile into `smem`.
+#pragma nv_exec_check_disable
+  EW_HD void stage(std::uint64_t t, unsigned char* smem, int thread) {
+    std::int64_t coord[R], a0, b0;
+    int na = 0, nb = 0;
+    tile_origin(p, t, coord, a0, b0, na, nb);
+    cuda::std::apply([&](const auto&... in) { (stage_one(in, coord, a0, b0, na, nb, smem, thread), ...); },
+                     ins);
+  }
+
+  /// Phase 2 of tile `t`: the outputs, from the staged tiles and the other inputs.
+#pragma nv_exec_check_disable
+  EW_HD void compute(std::uint64_t t, const unsigned char* smem, int thread) {
+    compute_impl(t, smem, thread, cuda::std::make_index_sequence<num_in>{},
+                 cuda::std::make_index_sequence<num_out>{});
+  }
+
+ private:
+  template <class In>
+  EW_HD void stage_one(const In&, const std::int64_t (&)[R], std::int64_t, std::int64_t, int, int,
+                       unsigned char*, int) {}
+  template <class T>
+  EW_HD void stage_one(const tile_array<const T, R>& in, const std::int64_t (&coord)[R], std::int64_t a0,
+                       std::int64_t b0, int na, int nb, unsigned char* smem, int thread) {
+    if (in.smem < 0) return;
+    constexpr int v = is_vectorizable_v<T> && sizeof(T) <= 16 ? static_cast<int>(16 / sizeof(T)) : 1;
+    constexpr int per_row = side / v;
+    constexpr int slots = side * per_row;
+    constexpr int per_thread = (slots + threads - 1) / threads;
+    T* tile = reinterpret_cast<T*>(smem + in.smem);
+    const T* base = in.ptr + row_offset(in.stride, coord, p.rank) + a0 * in.a + b0;
+    constexpr int chunk =
+        per_thread < tuning::tile_loads_in_flight ? per_thread : tuning::tile_loads_in_flight;
+    for (int k0 = 0; k0 < per_thread; k0 += chunk) {
+      vector_word<T, v> w[chunk];
+      EW_DETAIL_UNROLL
+      for (int k = 0; k < chunk; ++k) {  // every load of the chunk first
+        const int s = thread + (k0 + k) * threads;
+        const int al = s / per_row, bl = s % per_row * v;
+        if (s < slots && al < na) {
+          const T* q = base + al * in.a + bl;
+          if (bl + v <= nb && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * v) == 0) {
+            w[k] = load_vector<v>(q);
+          } else {
+            EW_DETAIL_UNROLL
+            for (int j = 0; j < v; ++j) w[k].elements.v[j] = bl + j < nb ? q[j] : T{};
+          }
+        }
+      }
+      EW_DETAIL_UNROLL
+      for (int k = 0; k < chunk; ++k) {
+        const int s = thread + (k0 + k) * threads;
+        const int al = s / per_row, bl = s % per_row * v;
+        if (s < slots && al < na) {
+          EW_DETAIL_UNROLL
+          for (int j = 0; j < v; ++j) tile[al * tile_row_elements<T, Side> + bl + j] = w[k].elements.v[j];
+        }
+      }
+    }
+  }
+
+  // Element `j` of the vector at (bl, al) of an input: from the staged tile, or from memory.
+  template <class T>
+  EW_HD vector_word<T, Vec> read(const tile_array<const T, R>& in, std::int64_t base,
+                                 const unsigned char* smem, int bl, int al, int n) const {
+    vector_word<T, Vec> u;
+    if (in.smem >= 0) {
+      const T* tile = reinterpret_cast<const T*>(smem + in.smem);
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; ++j) u.elements.v[j] = tile[(al + j) * tile_row_elements<T, Side> + bl];
+      return u;
+    }
+    const T* q = in.ptr + base + bl * in.b + al * in.a;
+    if (n == Vec && in.a == 1 && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * Vec) == 0) {
+      return load_vector<Vec>(q);
+    }
+    EW_DETAIL_UNROLL
+    for (int j = 0; j < Vec; ++j) u.elements.v[j] = j < n ? q[j * in.a] : T{};
+    return u;
+  }
+  EW_HD vector_word<std::int64_t, Vec> read(const tile_affine<R>& in, std::int64_t base, const unsigned char*,
+                                            int bl, int al, int) const {
+    vector_word<std::int64_t, Vec> u;
+    const std::int64_t first = base + bl * in.b + al * in.a;
+    EW_DETAIL_UNROLL
+    for (int j = 0; j < Vec; ++j) u.elements.v[j] = first + j * in.a;
+    return u;
+  }
+  template <class Uniform>
+  EW_HD vector_word<typename Uniform::value_type, Vec> read(const tile_uniform<Uniform>& in, std::int64_t,
+                                                            const unsigned char*, int, int, int) const {
+    return in.u.template vector<Vec>(0);
+  }
+
+#pragma nv_exec_check_disable
+  template <std::size_t... I, std::size_t... O>
+  EW_HD void compute_impl(std::uint64_t t, const unsigned char* smem, int thread,
+                          cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
+    std::int64_t coord[R], a0, b0;
+    int na = 0, nb = 0;
+    tile_origin(p, t, coord, a0, b0, na, nb);
+    // Each operand's offset of the tile's first element, once.
+    const std::int64_t in_base[num_in + 1] = {base_of(cuda::std::get<I>(ins), coord, a0, b0)..., 0};
+    const std::int64_t out_base[num_out] = {base_of(cuda::std::get<O>(outs), coord, a0, b0)...};
+    constexpr int per_row = side / Vec;
+    constexpr int slots = side * per_row;
+    constexpr int per_thread = (slots + threads - 1) / threads;
+    constexpr int in_flight = tuning::tile_reads_in_flight<static_cast<int>(num_in)>;
+    constexpr int chunk = per_thread < in_flight ? per_thread : in_flight;
+    for (int k0 = 0; k0 < per_thread; k0 += chunk) {
+      cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, chunk>...> loaded;
+      EW_DETAIL_UNROLL
+      for (int k = 0; k < chunk; ++k) {  // every read of the chunk first
+        const int s = thread + (k0 + k) * threads;
+        const int bl = s / per_row, al = s % per_row * Vec;
+        const int n = na - al < Vec ? na - al : Vec;
+        if (s < slots && bl < nb && n > 0) {
+          ((cuda::std::get<I>(loaded)[k] = read(cuda::std::get<I>(ins), in_base[I], smem, bl, al, n)), ...);
+        }
+      }
+      EW_DETAIL_UNROLL
+      for (int k = 0; k < chunk; ++k) {
+        const int s = thread + (k0 + k) * threads;
+        const int bl = s / per_row, al = s % per_row * Vec;
+        const int n = na - al < Vec ? na - al : Vec;
+        if (s < slots && bl < nb && n > 0) {
+          cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
+          EW_DETAIL_UNROLL
+          for (int j = 0; j < Vec; ++j) {
+            if (j < n) {
+              auto r = op(cuda::std::get<I>(loaded)[k].elements.v[j]...);
+              ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))),
+               ...);
+            }
+          }
+          (write(cuda::std::get<O>(outs), out_base[O], bl, al, n, cuda::std::get<O>(results)), ...);
+        }
+      }
+    }
+  }
+
+  template <class T>
+  EW_HD std::int64_t base_of(const tile_array<T, R>& o, const std::int64_t (&coord)[R], std::int64_t a0,
+                             std::int64_t b0) const {
+    return row_offset(o.stride, coord, p.rank) + a0 * o.a + b0 * o.b;
+  }
+  EW_HD std::int64_t base_of(const tile_affine<R>& o, const std::int64_t (&coord)[R], std::int64_t a0,
+                             std::int64_t b0) const {
+    return row_offset(o.stride, coord, p.rank) + a0 * o.a + b0 * o.b;
+  }
+  template <class Uniform>
+  EW_HD std::int64_t base_of(const tile_uniform<Uniform>&, const std::int64_t (&)[R], std::int64_t,
+                             std::int64_t) const {
+    return 0;
+  }
+
+  template <class T>
+  EW_HD void write(const tile_array<T, R>& o, std::int64_t base, int bl, int al, int n,
+                   const vector_word<T, Vec>& w) const {
+    T* q = o.ptr + base + bl * o.b + al;
+    if (n == Vec && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * Vec) == 0) {
+      store_vector<Vec>(q, w);
+    } else {
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; ++j) {
+        if (j < n) {
+          observe_access(q + j, sizeof(T), true);
+          q[j] = w.elements.v[j];
+        }
+      }
+    }
+  }
+};
+
+/// The tile kernel: `outs[k][x] = op(ins[0][x], ...)[k]` over plan `p`, one tile per block, grid-stride
+/// over the tiles when there are more than the grid; `smem_bytes` of dynamic shared memory hold the staged
+/// tiles. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why).
+#pragma nv_diagnostic push
+#pragma nv_diag_suppress 1407
+template <class Op, int Vec, int Side, int R, class Outs, class Ins>
+EW_KERNEL void __launch_bounds__(tuning::tile_block_threads, tuning::tile_min_blocks_per_sm)
+    tile_elementwise_kernel(Op op, tile_plan<R> p, launch_shape s, Outs outs, Ins ins) {
+  extern __shared__ __align__(16) unsigned char ew_tile_smem[];
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
+                                   if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
+  auto run = [&](auto& t) {
+    for (std::uint64_t tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) {
+      t.stage(tile, ew_tile_smem, static_cast<int>(threadIdx.x));
+      __syncthreads();
+      t.compute(tile, ew_tile_smem, static_cast<int>(threadIdx.x));
+      __syncthreads();
+    }
+  };
+  if constexpr (has_side_reductions_v<Op>) {
+    tile_thread<Op, Vec, Side, R, Outs, Ins> t{start_side_reductions(op), outs, ins, p};
+    run(t);
+    finish_side_reductions(t.op);
+  } else {
+    tile_thread<Op, Vec, Side, R, Outs, Ins> t{op, outs, ins, p};
+    run(t);
+  }
+}
+#pragma nv_diagnostic pop
+
+}  // namespace detail
+}  // namespace ew

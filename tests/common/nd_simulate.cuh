@@ -1,0 +1,148 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+//
+// Runs the grid an N-dimensional `ew::elementwise` would launch on the host, thread by thread, through the
+// kernel body its plan chooses (the 1-D body, with gather operands or without; the tile kernel's two
+// phases over a buffer standing for shared memory; the N-dimensional body), and logs every store. Shared
+// by the N-dimensional host tests.
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "catch.hpp"
+
+#include <ew/elementwise.cuh>
+
+namespace ew_test {
+namespace nd_sim {
+
+/// Every byte stored by the simulated grid, counted; and every vector access checked for alignment.
+struct access_log {
+  std::map<std::uintptr_t, int> stores;
+  std::size_t misaligned = 0;
+};
+inline access_log* current_log = nullptr;
+inline void observe(const void* p, std::size_t bytes, bool is_store) {
+  const auto a = reinterpret_cast<std::uintptr_t>(p);
+  if (a % bytes != 0) ++current_log->misaligned;
+  if (is_store) {
+    for (std::size_t b = 0; b < bytes; ++b) ++current_log->stores[a + b];
+  }
+}
+
+/// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host; with
+/// `VecRows` x `VecCols` slots per work item on the vectorized path (ew's own by default).
+template <int VecRows = ew::tuning::nd_vector_rows, int VecCols = ew::tuning::nd_vector_cols, int R, class Op,
+          class... Out, class... In>
+std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tuple<Out...>& outs,
+                     const cuda::std::tuple<In...>& ins) {
+  using out_tuple = cuda::std::tuple<Out...>;
+  using in_tuple = cuda::std::tuple<In...>;
+  constexpr int vec =
+      ew::detail::nd_vec_width<0>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
+  ew::detail::nd_call<vec, R, out_tuple, in_tuple> call;
+  REQUIRE(call.prepare(e, outs, ins) == cudaSuccess);
+  if (call.elements == 0) return "empty";
+  if (call.contiguous) {
+    constexpr int unroll = ew::tuning::default_kernel_shape.unroll_for(ew::detail::num_array_inputs<In...>);
+    ew::detail::pointer_info arrays[call.num_ops] = {};
+    const int num_arrays = call.arrays(arrays);
+    const auto outs_1d = cuda::std::apply(
+        [](const auto&... o) { return cuda::std::make_tuple(ew::detail::as_1d_output(o)...); }, outs);
+    const auto ins_1d = cuda::std::apply(
+        [](const auto&... a) { return cuda::std::make_tuple(ew::detail::as_1d_input(a)...); }, ins);
+    const int head = vec > 1 ? ew::detail::vector_head(arrays, num_arrays, vec) : ew::detail::no_vector_path;
+    const auto plan = ew::detail::plan_paths<vec, unroll>(call.elements, head, ew::tuning::policy_for_cc(90));
+    const auto in_ops = ew::detail::as_operands(ins_1d);
+    for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
+      for (std::size_t t = 0; t < plan.shape.block_threads; ++t) {
+        ew::detail::elementwise_grid_thread<Op, vec, unroll, ew::detail::scalar_unroll<vec, unroll>>(
+            op, plan.part, plan.shape, outs_1d, in_ops, b, t);
+      }
+    }
+    return "1-D, head " + std::to_string(head);
+  }
+  if (call.path == ew::detail::nd_path::gather) {  // the 1-D body with gather operands
+    constexpr int unroll = ew::tuning::gather_unroll;
+    ew::detail::pointer_info arrays[call.num_ops] = {};
+    call.arrays(arrays);
+    const auto outs_1d = cuda::std::apply(
+        [](const auto&... o) { return cuda::std::make_tuple(ew::detail::as_1d_output(o)...); }, outs);
+    const int head =
+        vec > 1 ? ew::detail::vector_head(arrays, call.num_out, vec) : ew::detail::no_vector_path;
+    const auto plan = ew::detail::plan_paths<vec, unroll>(call.elements, head, ew::tuning::policy_for_cc(90));
+    const auto in_ops = call.gather_operands(ins);
+    for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
+      for (std::size_t t = 0; t < plan.shape.block_threads; ++t) {
+        ew::detail::elementwise_grid_thread<Op, vec, unroll, ew::detail::scalar_unroll<vec, unroll>>(
+            op, plan.part, plan.shape, outs_1d, in_ops, b, t);
+      }
+    }
+    return "gather rank " + std::to_string(call.shape.rank) + ", head " + std::to_string(head);
+  }
+  if constexpr (vec > 1) {
+    if (call.path == ew::detail::nd_path::tile) {  // every thread of every block, phase by phase
+      const auto out_ops = call.tile_out_operands(outs);
+      const auto in_ops = call.tile_in_operands(ins);
+      using thread_t =
+          ew::detail::tile_thread<Op, vec, call.tile_side, R, cuda::std::remove_const_t<decltype(out_ops)>,
+                                  cuda::std::remove_const_t<decltype(in_ops)>>;
+      std::vector<unsigned char> smem_bytes(call.smem_bytes + 32);
+      auto* smem = reinterpret_cast<unsigned char*>(
+          (reinterpret_cast<std::uintptr_t>(smem_bytes.data()) + 15) / 16 * 16);
+      for (std::uint64_t tile = 0; tile < call.tile.tiles; ++tile) {
+        std::fill(smem_bytes.begin(), smem_bytes.end(), static_cast<unsigned char>(0xA5));  // stale tiles
+        for (int t = 0; t < ew::tuning::tile_block_threads; ++t) {
+          thread_t{op, out_ops, in_ops, call.tile}.stage(tile, smem, t);
+        }
+        for (int t = 0; t < ew::tuning::tile_block_threads; ++t) {
+          thread_t{op, out_ops, in_ops, call.tile}.compute(tile, smem, t);
+        }
+      }
+      return "tile rank " + std::to_string(call.tile.rank) + " b " + std::to_string(call.tile.b) + " tiles " +
+             std::to_string(call.tile.tiles) + " smem " + std::to_string(call.smem_bytes);
+    }
+  }
+  if (call.plan.vec > 1) {
+    call.plan = ew::detail::make_nd_plan(call.shape, call.plan.vec, VecRows, VecCols,
+                                         call.ops[0].address / call.ops[0].element_size);
+  }
+  const auto out_ops = call.out_operands(outs);
+  const auto in_ops = call.in_operands(ins);
+  const std::size_t bt = ew::tuning::nd_block_threads;
+  const ew::detail::launch_shape shape{static_cast<std::size_t>((call.plan.items + bt - 1) / bt), bt};
+  for (std::size_t b = 0; b < shape.blocks; ++b) {
+    for (std::size_t t = 0; t < bt; ++t) {
+      ew::detail::nd_grid_thread<Op, vec, VecRows, VecCols, ew::tuning::nd_scalar_rows, R>(
+          op, call.plan, shape, out_ops, in_ops, b, t);
+    }
+  }
+  return "N-d rank " + std::to_string(call.plan.rank) + " vec " + std::to_string(call.plan.vec) + " head " +
+         std::to_string(call.plan.head) + " rows " + std::to_string(call.plan.rows) + " cols " +
+         std::to_string(call.plan.cols);
+}
+
+/// A host buffer for one operand's layout, filled with distinct values, 16-byte aligned.
+template <class T>
+struct buffer {
+  std::vector<unsigned char> bytes;
+  T* base;
+  explicit buffer(std::int64_t n) : bytes(static_cast<std::size_t>(n) * sizeof(T) + 64) {
+    auto a = reinterpret_cast<std::uintptr_t>(bytes.data());
+    base = reinterpret_cast<T*>((a + 15) / 16 * 16);
+  }
+};
+
+template <class T>
+void fill_random(T* p, std::int64_t n, std::mt19937_64& rng) {
+  std::uniform_real_distribution<float> d(-4.0f, 4.0f);
+  for (std::int64_t i = 0; i < n; ++i) p[i] = ew::convert<T>(d(rng));
+}
+
+}  // namespace nd_sim
+}  // namespace ew_test

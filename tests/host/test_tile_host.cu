@@ -1,0 +1,249 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// The kernels an N-dimensional launch with contiguous outputs takes, on the host: `fast_divmod` against
+// the division operator; the gather operands' offsets against the strides; the choice of kernel on known
+// shapes; and the tile kernel's two phases over every thread of simulated blocks for transposes and
+// permutes of several element types, tile-sized and not, offset and aligned, with broadcast and index
+// operands beside the permuted input. Each output element must equal the op on its inputs and be stored
+// exactly once, and every vector access must be aligned.
+
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../common/catch.hpp"
+
+#include <ew/elementwise.cuh>
+
+#include "../common/nd_simulate.cuh"
+#include "../common/test_utils.cuh"
+
+using namespace ew_test::nd_sim;
+
+TEST_CASE("fast_divmod: every numerator class against the division operator", "[nd][tile]") {
+  std::mt19937_64 rng(ew_test::base_seed());
+  std::vector<std::uint32_t> divisors = {
+      1,     2,     3,     5,       7,           64,          1000,        3136,        4096,
+      65535, 65536, 65537, 1000003, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu};
+  for (int k = 0; k < 300; ++k)
+    divisors.push_back(std::max<std::uint32_t>(1, static_cast<std::uint32_t>(rng() >> (32 + rng() % 32))));
+  std::size_t wrong = 0;
+  for (std::uint32_t d : divisors) {
+    const ew::detail::fast_divmod f(d);
+    std::vector<std::uint32_t> ns = {0u,        1u,          d - 1,       d,           d + 1,
+                                     2 * d - 1, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
+    for (int k = 0; k < 2000; ++k) ns.push_back(static_cast<std::uint32_t>(rng()));
+    for (std::uint32_t n : ns) {
+      std::uint32_t q, r;
+      f.divmod(n, q, r);
+      if (q != n / d || r != n % d) ++wrong;
+    }
+  }
+  CHECK(wrong == 0);
+}
+
+TEST_CASE("gather_map: offsets and columns against the strides", "[nd][tile]") {
+  std::mt19937_64 rng(ew_test::base_seed() + 1);
+  std::size_t wrong = 0;
+  for (int c = 0; c < 300; ++c) {
+    ew::detail::nd_shape<4, 1> s{};
+    s.rank = 1 + static_cast<int>(rng() % 4);
+    std::int64_t n = 1;
+    for (int d = 0; d < s.rank; ++d) {
+      s.extent[d] = 1 + static_cast<std::int64_t>(rng() % (d == s.rank - 1 ? 300 : 40));
+      s.stride[0][d] = rng() % 4 == 0 ? 0 : static_cast<std::int64_t>(rng() % 5000);
+      n *= s.extent[d];
+    }
+    const auto m = ew::detail::make_gather_map(s, 0);
+    for (int k = 0; k < 200; ++k) {
+      const std::int64_t i = static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n));
+      std::int64_t r = i, want = 0, want_col = 0;
+      for (int d = s.rank - 1; d >= 0; --d) {
+        const std::int64_t x = r % s.extent[d];
+        if (d == s.rank - 1) want_col = x;
+        want += x * s.stride[0][d];
+        r /= s.extent[d];
+      }
+      std::int64_t col = -1;
+      if (m.offset(static_cast<std::uint64_t>(i), col) != want || col != want_col) ++wrong;
+    }
+  }
+  CHECK(wrong == 0);
+}
+
+namespace {
+
+template <int R>
+std::string path_name(ew::detail::nd_path p) {
+  switch (p) {
+    case ew::detail::nd_path::contiguous:
+      return "contiguous";
+    case ew::detail::nd_path::gather:
+      return "gather";
+    case ew::detail::nd_path::tile:
+      return "tile";
+    default:
+      return "rows";
+  }
+}
+
+/// The kernel `ew::elementwise(op, e, out, in...)` would take, with `b` for the tile kernel.
+template <int R, class Out, class... In>
+std::string chosen(const ew::extents<R>& e, const Out& out, const In&... in) {
+  using outs = cuda::std::tuple<Out>;
+  using ins = cuda::std::tuple<In...>;
+  ew::detail::nd_call<4, R, outs, ins> call;
+  REQUIRE(call.prepare(e, outs{out}, ins{in...}) == cudaSuccess);
+  std::string s = path_name<R>(call.path);
+  if (call.path == ew::detail::nd_path::tile) s += " b " + std::to_string(call.tile_b);
+  return s;
+}
+
+const float* cf(std::uintptr_t a) { return reinterpret_cast<const float*>(a); }
+float* f(std::uintptr_t a) { return reinterpret_cast<float*>(a); }
+
+}  // namespace
+
+TEST_CASE("N-d launch: the kernel each layout takes", "[nd][tile]") {
+  const std::uintptr_t x = std::uintptr_t{1} << 40, y = std::uintptr_t{2} << 40, b = std::uintptr_t{3} << 40;
+  // Contiguous: the 1-D launch.
+  CHECK(chosen(ew::extents{64, 100}, f(y), cf(x)) == "contiguous");
+  // A bias, a column, per-channel statistics, a sliced input: gather operands.
+  CHECK(chosen(ew::extents{64, 100}, f(y), cf(x), ew::strided(cf(b), ew::extents{100}, ew::strides{1})) ==
+        "gather");
+  CHECK(chosen(ew::extents{64, 100}, f(y), cf(x),
+               ew::strided(cf(b), ew::extents{64, 1}, ew::strides{1, 0})) == "gather");
+  CHECK(chosen(ew::extents{8, 16, 7, 7}, f(y), cf(x),
+               ew::strided(cf(b), ew::extents{8, 16, 7, 7}, ew::strides{0, 1, 0, 0})) == "gather");
+  CHECK(chosen(ew::extents{64, 100}, f(y), ew::strided(cf(x), ew::extents{64, 100}, ew::strides{128, 1})) ==
+        "gather");
+  CHECK(chosen(ew::extents{64, 100}, f(y), ew::index(1)) == "gather");
+  // A transposed read, NCHW to NHWC, heads permuted: tiles.
+  CHECK(chosen(ew::extents{100, 64}, f(y), ew::strided(cf(x), ew::extents{100, 64}, ew::strides{1, 100})) ==
+        "tile b 0");
+  CHECK(chosen(ew::extents{4, 7, 9, 16}, f(y),
+               ew::strided(cf(x), ew::extents{4, 7, 9, 16}, ew::strides{1008, 9, 1, 63})) ==
+        "tile b 1" /* dimensions 1 and 2 coalesce: [4, 63, 16] */);
+  CHECK(chosen(ew::extents{2, 5, 3, 8}, f(y),
+               ew::strided(cf(x), ew::extents{2, 5, 3, 8}, ew::strides{120, 8, 40, 1})) ==
+        "gather" /* permute(0, 2, 1, 3): the innermost dimension stays, read along it */);
+  // Gather maps are 32-bit: from 2^31 elements, or an input whose offsets pass 2^31, the N-dimensional
+  // kernel.
+  CHECK(chosen(ew::extents{(std::int64_t{1} << 15) + 1, std::int64_t{1} << 16}, f(y), cf(x),
+               ew::strided(cf(b), ew::extents{std::int64_t{1} << 16}, ew::strides{1})) == "rows");
+  CHECK(chosen(ew::extents{std::int64_t{1} << 15, std::int64_t{1} << 16}, f(y), cf(x),
+               ew::strided(cf(b), ew::extents{std::int64_t{1} << 16}, ew::strides{1})) == "gather");
+  CHECK(chosen(ew::extents{4, 100}, f(y),
+               ew::strided(cf(x), ew::extents{4, 100}, ew::strides{std::int64_t{1} << 30, 1})) == "rows");
+  // A pitched output, or an input strided along every dimension: the N-dimensional kernel.
+  CHECK(chosen(ew::extents{64, 100}, ew::strided(f(y), ew::extents{64, 100}, ew::strides{128, 1}), cf(x)) ==
+        "rows");
+  CHECK(chosen(ew::extents{64, 100}, f(y), ew::strided(cf(x), ew::extents{64, 100}, ew::strides{400, 2})) ==
+        "rows");
+}
+
+namespace {
+
+/// out = a + c * 0.5 + (index % 13): a permuted input, a broadcast one and the index.
+template <class T>
+struct tile_op {
+  EW_HD T operator()(T a, T c, std::int64_t i) const {
+    return ew::convert<T>(ew::convert<float>(a) + ew::convert<float>(c) * 0.5f + static_cast<float>(i % 13));
+  }
+};
+
+/// `y = tile_op(permute(x), c, index)` for the launch's extents `e` (row-major output at `out_off`), `x`
+/// stored with its dimensions in `order` (outermost first) at `x_off`, `c` broadcast along every
+/// dimension but `cdim`.
+template <class T, int R>
+void permute_case(const std::int64_t (&e)[R], const int (&order)[R], std::int64_t x_off, std::int64_t out_off,
+                  int cdim, std::uint64_t seed, bool expect_tile = true) {
+  std::int64_t n = 1;
+  for (int d = 0; d < R; ++d) n *= e[d];
+  std::int64_t xs[R];
+  std::int64_t step = 1;
+  for (int i = R - 1; i >= 0; --i) {
+    xs[order[i]] = step;
+    step *= e[order[i]];
+  }
+  buffer<T> x(n + x_off + 8), y(n + out_off + 8), c(e[cdim] + 8);
+  std::mt19937_64 rng(seed);
+  fill_random(x.base, n + x_off + 8, rng);
+  fill_random(c.base, e[cdim] + 8, rng);
+  std::memset(static_cast<void*>(y.base), ew_test::poison_byte,
+              static_cast<std::size_t>(n + out_off + 8) * sizeof(T));
+  ew::extents<R> ext;
+  ew::strides<R> xstr, cstr;
+  for (int d = 0; d < R; ++d) {
+    ext.v[d] = e[d];
+    xstr.v[d] = xs[d];
+    cstr.v[d] = d == cdim ? 1 : 0;
+  }
+  access_log log;
+  current_log = &log;
+  ew::detail::host_access_observer = &observe;
+  const std::string path =
+      simulate(tile_op<T>{}, ext, cuda::std::make_tuple(y.base + out_off),
+               cuda::std::make_tuple(ew::strided(static_cast<const T*>(x.base + x_off), ext, xstr),
+                                     ew::strided(static_cast<const T*>(c.base), ext, cstr), ew::index()));
+  ew::detail::host_access_observer = nullptr;
+  current_log = nullptr;
+  std::string shape;
+  for (int d = 0; d < R; ++d) shape += std::to_string(e[d]) + (d + 1 < R ? "x" : "");
+  INFO("shape " << shape << " x_off " << x_off << " out_off " << out_off << " cdim " << cdim << " size "
+                << sizeof(T) << " path " << path);
+  std::size_t wrong = 0;
+  std::int64_t x_coord[R] = {};
+  for (std::int64_t i = 0; i < n; ++i) {
+    std::int64_t r = i, xo = 0;
+    for (int d = R - 1; d >= 0; --d) {
+      x_coord[d] = r % e[d];
+      r /= e[d];
+      xo += x_coord[d] * xs[d];
+    }
+    const T want = tile_op<T>{}(x.base[x_off + xo], c.base[x_coord[cdim]], i);
+    if (!ew_test::same_bits(y.base[out_off + i], want)) ++wrong;
+  }
+  std::size_t twice = 0;
+  for (const auto& [addr, cnt] : log.stores) {
+    const auto lo = reinterpret_cast<std::uintptr_t>(y.base + out_off);
+    if (cnt != 1 || addr < lo || addr >= lo + static_cast<std::uintptr_t>(n) * sizeof(T)) ++twice;
+  }
+  CHECK(wrong == 0);
+  CHECK(twice == 0);
+  CHECK(log.stores.size() == static_cast<std::size_t>(n) * sizeof(T));
+  CHECK(log.misaligned == 0);
+  if (expect_tile) CHECK(path.rfind("tile", 0) == 0);
+}
+
+}  // namespace
+
+TEST_CASE("tile kernel body on the host: transposes and permutes, at and past tile edges", "[nd][tile]") {
+  std::uint64_t seed = ew_test::base_seed();
+  for (std::int64_t rows : {1, 3, 64, 65, 130}) {
+    for (std::int64_t cols : {2, 63, 64, 129}) {
+      for (std::int64_t off : {0, 1}) {
+        const std::int64_t e[2] = {cols, rows};  // y[cols, rows] = x[rows, cols]^T
+        // A single row is no transpose: the launch coalesces it to one dimension.
+        permute_case<float, 2>(e, {1, 0}, off, off % 2 == 0 ? 0 : 3, 0, ++seed, rows > 1);
+        permute_case<__nv_bfloat16, 2>(e, {1, 0}, off, 0, 1, ++seed, rows > 1);
+      }
+    }
+  }
+  const std::int64_t big[2] = {200, 150};
+  permute_case<double, 2>(big, {1, 0}, 1, 0, 1, ++seed);
+  permute_case<__nv_fp8_e4m3, 2>(big, {1, 0}, 0, 0, 0, ++seed);
+  permute_case<std::int8_t, 2>(big, {1, 0}, 3, 5, 1, ++seed);
+  // NCHW -> NHWC, NHWC -> NCHW, attention heads (0, 2, 1, 3) with an odd last extent, a 3-D swap.
+  const std::int64_t nhwc[4] = {2, 9, 11, 70};
+  permute_case<float, 4>(nhwc, {0, 3, 1, 2}, 0, 0, 3, ++seed);
+  const std::int64_t nchw[4] = {2, 70, 9, 11};
+  permute_case<__nv_bfloat16, 4>(nchw, {0, 2, 3, 1}, 2, 0, 1, ++seed);
+  const std::int64_t d3[3] = {3, 67, 66};
+  permute_case<__half, 3>(d3, {0, 2, 1}, 0, 1, 2, ++seed);
+  const std::int64_t d5[5] = {2, 3, 5, 66, 7};
+  permute_case<float, 5>(d5, {1, 0, 4, 2, 3}, 0, 0, 4, ++seed);
+}
