@@ -23,19 +23,23 @@
 
 using namespace ew_test::nd_sim;
 
-TEST_CASE("fast_divmod: every numerator class against the division operator", "[nd][tile]") {
+TEST_CASE("fast_divmod: numerators below 2^31 against the division operator", "[nd][tile]") {
   std::mt19937_64 rng(ew_test::base_seed());
-  std::vector<std::uint32_t> divisors = {
-      1,     2,     3,     5,       7,           64,          1000,        3136,        4096,
-      65535, 65536, 65537, 1000003, 0x7fffffffu, 0x80000000u, 0x80000001u, 0xfffffffeu, 0xffffffffu};
-  for (int k = 0; k < 300; ++k)
-    divisors.push_back(std::max<std::uint32_t>(1, static_cast<std::uint32_t>(rng() >> (32 + rng() % 32))));
+  std::vector<std::uint32_t> divisors = {1,       2,           3,           5,           7,          64,
+                                         1000,    3136,        4096,        65535,       65536,      65537,
+                                         1000003, 0x40000000u, 0x40000001u, 0x7ffffffeu, 0x7fffffffu};
+  for (int k = 0; k < 300; ++k) {
+    divisors.push_back(std::max<std::uint32_t>(1, static_cast<std::uint32_t>(rng() >> (33 + rng() % 31))));
+  }
   std::size_t wrong = 0;
   for (std::uint32_t d : divisors) {
     const ew::detail::fast_divmod f(d);
-    std::vector<std::uint32_t> ns = {0u,        1u,          d - 1,       d,           d + 1,
-                                     2 * d - 1, 0x7fffffffu, 0x80000000u, 0xfffffffeu, 0xffffffffu};
-    for (int k = 0; k < 2000; ++k) ns.push_back(static_cast<std::uint32_t>(rng()));
+    std::vector<std::uint32_t> ns = {0u, 1u, d - 1, d, 0x3fffffffu, 0x40000000u, 0x7ffffffeu, 0x7fffffffu};
+    if (d < 0x40000000u) ns.insert(ns.end(), {d + 1, 2 * d - 1, 2 * d});
+    for (std::uint32_t m = 1; m < 8 && static_cast<std::uint64_t>(d) * m < 0x80000000u; ++m) {
+      ns.insert(ns.end(), {d * m - 1, d * m});  // the quotient's every step near the first multiples
+    }
+    for (int k = 0; k < 2000; ++k) ns.push_back(static_cast<std::uint32_t>(rng() >> 33));
     for (std::uint32_t n : ns) {
       std::uint32_t q, r;
       f.divmod(n, q, r);

@@ -16,10 +16,13 @@
 namespace ew {
 namespace detail {
 
-/// Divides any 32-bit unsigned `n` by `divisor` (1 to 2^32 - 1): `q = (umulhi(n, multiplier) + n) >>
-/// shift`, the sum in 64 bits so that every `n` below 2^32 is exact (PyTorch's 32-bit sum limits `n` to
-/// 2^31). `shift` is ceil(log2(divisor)) and `multiplier` floor(2^32 (2^shift - divisor) / divisor) + 1, the
-/// paper's `m'` (it fits 32 bits because 2^shift - divisor < divisor).
+/// Divides a numerator below 2^31 by `divisor` (1 to 2^31 - 1): `q = (umulhi(n, multiplier) + n) >>
+/// shift`, three instructions, the sum in 32 bits (it cannot wrap: umulhi(n, multiplier) <= n < 2^31), as
+/// PyTorch's `IntDivider` has it. `shift` is ceil(log2(divisor)) and `multiplier` floor(2^32 (2^shift -
+/// divisor) / divisor) + 1, the paper's `m'` (it fits 32 bits because 2^shift - divisor < divisor). The
+/// gather maps (gather.cuh) divide flat indices of launches below 2^31 elements. (With the sum in 64 bits,
+/// which every 32-bit numerator allows, the per-channel statistics of an NCHW launch spent 72% of the SMs'
+/// issue slots; docs/PERFORMANCE.md, change 10.)
 struct fast_divmod {
   std::uint32_t divisor = 1;
   std::uint32_t multiplier = 1;
@@ -32,14 +35,14 @@ struct fast_divmod {
         static_cast<std::uint32_t>(((std::uint64_t{1} << 32) * ((std::uint64_t{1} << shift) - d)) / d + 1);
   }
 
-  /// `n / divisor`.
+  /// `n / divisor`, for `n` below 2^31.
   EW_HD std::uint32_t div(std::uint32_t n) const {
     std::uint32_t t = 0;
     NV_IF_ELSE_TARGET(NV_IS_DEVICE, (t = __umulhi(n, multiplier);),
                       (t = static_cast<std::uint32_t>((static_cast<std::uint64_t>(n) * multiplier) >> 32);));
-    return static_cast<std::uint32_t>((static_cast<std::uint64_t>(t) + n) >> shift);
+    return (t + n) >> shift;
   }
-  /// `n / divisor` into `q` and `n % divisor` into `r`.
+  /// `n / divisor` into `q` and `n % divisor` into `r`, for `n` below 2^31.
   EW_HD void divmod(std::uint32_t n, std::uint32_t& q, std::uint32_t& r) const {
     q = div(n);
     r = n - q * divisor;
