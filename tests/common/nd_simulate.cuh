@@ -73,6 +73,25 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
     call.arrays(arrays);
     const auto outs_1d = cuda::std::apply(
         [](const auto&... o) { return cuda::std::make_tuple(ew::detail::as_1d_output(o)...); }, outs);
+    bool aligned = vec > 1;
+    for (int k = 0; k < call.num_out; ++k) {
+      aligned = aligned && arrays[k].address % (arrays[k].element_size * vec) == 0;
+    }
+    ew::detail::row_plan rows{};
+    if constexpr (vec > 1) {
+      if (ew::detail::make_row_plan(call.shape, call.elements, vec, aligned, rows)) {  // the row kernel
+        const auto in_ops = call.gather_operands(ins);
+        using thread_t = ew::detail::row_thread<Op, vec, ew::tuning::row_unroll, decltype(outs_1d),
+                                                cuda::std::remove_const_t<decltype(in_ops)>>;
+        for (std::uint32_t b = 0; b < rows.blocks; ++b) {
+          for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(ew::tuning::row_block_threads); ++t) {
+            thread_t{op, outs_1d, in_ops, rows}.block(b, t, ew::tuning::row_block_threads);
+          }
+        }
+        return "row cols " + std::to_string(rows.cols) + " chunk " + std::to_string(rows.chunk) + " blocks " +
+               std::to_string(rows.blocks);
+      }
+    }
     const int head =
         vec > 1 ? ew::detail::vector_head(arrays, call.num_out, vec) : ew::detail::no_vector_path;
     const auto plan = ew::detail::plan_paths<vec, unroll>(call.elements, head, ew::tuning::policy_for_cc(90));

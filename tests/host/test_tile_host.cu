@@ -251,3 +251,75 @@ TEST_CASE("tile kernel body on the host: transposes and permutes, at and past ti
   const std::int64_t d5[5] = {2, 3, 5, 66, 7};
   permute_case<float, 5>(d5, {1, 0, 4, 2, 3}, 0, 0, 4, ++seed);
 }
+
+namespace {
+
+/// out = a + b * c + (index % 7): a contiguous input, a row broadcast, a per-channel broadcast and the
+/// index.
+template <class T>
+struct row_op {
+  EW_HD T operator()(T a, T b, T c, std::int64_t i) const {
+    return ew::convert<T>(ew::convert<float>(a) + ew::convert<float>(b) * ew::convert<float>(c) +
+                          static_cast<float>(i % 7));
+  }
+};
+
+/// `y[n, c, x] = row_op(a[n, c, x], b[x], s[c], index)` over [n, c, x], the output at `out_off`; returns
+/// the path the launch took.
+template <class T>
+std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_t out_off,
+                     std::uint64_t seed) {
+  const std::int64_t total = n * c * x;
+  buffer<T> a(total + 8), b(x + 8), s(c + 8), y(total + out_off + 8);
+  std::mt19937_64 rng(seed);
+  fill_random(a.base, total + 8, rng);
+  fill_random(b.base, x + 8, rng);
+  fill_random(s.base, c + 8, rng);
+  std::memset(static_cast<void*>(y.base), ew_test::poison_byte,
+              static_cast<std::size_t>(total + out_off + 8) * sizeof(T));
+  access_log log;
+  current_log = &log;
+  ew::detail::host_access_observer = &observe;
+  const ew::extents<3> e{n, c, x};
+  const std::string path = simulate(
+      row_op<T>{}, e, cuda::std::make_tuple(y.base + out_off),
+      cuda::std::make_tuple(
+          static_cast<const T*>(a.base), ew::strided(static_cast<const T*>(b.base), e, ew::strides{0, 0, 1}),
+          ew::strided(static_cast<const T*>(s.base), e, ew::strides{0, 1, 0}), ew::index()));
+  ew::detail::host_access_observer = nullptr;
+  current_log = nullptr;
+  INFO("shape " << n << "x" << c << "x" << x << " out_off " << out_off << " size " << sizeof(T) << " path "
+                << path);
+  std::size_t wrong = 0;
+  for (std::int64_t i = 0; i < total; ++i) {
+    const T want = row_op<T>{}(a.base[i], b.base[i % x], s.base[(i / x) % c], i);
+    if (!ew_test::same_bits(y.base[out_off + i], want)) ++wrong;
+  }
+  std::size_t twice = 0;
+  const auto lo = reinterpret_cast<std::uintptr_t>(y.base + out_off);
+  for (const auto& [addr, cnt] : log.stores) {
+    if (cnt != 1 || addr < lo || addr >= lo + static_cast<std::uintptr_t>(total) * sizeof(T)) ++twice;
+  }
+  CHECK(wrong == 0);
+  CHECK(twice == 0);
+  CHECK(log.stores.size() == static_cast<std::size_t>(total) * sizeof(T));
+  CHECK(log.misaligned == 0);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("row kernel body on the host: rows of whole vectors, chunks, and the gather path beside it",
+          "[nd][tile]") {
+  std::uint64_t seed = ew_test::base_seed() + 7;
+  // Rows of 256 to 2052 vectors: one chunk a row, several equal chunks.
+  CHECK(row_case<float>(2, 3, 1024, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<float>(1, 2, 4100, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<float>(3, 1, 8208, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<__nv_bfloat16>(2, 5, 3136, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<double>(2, 2, 520, 0, ++seed).rfind("row", 0) == 0);
+  // A misaligned output, a row that is not whole vectors, rows too short: the gather path.
+  CHECK(row_case<float>(2, 3, 1024, 1, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float>(2, 3, 1026, 0, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float>(4, 3, 1020, 0, ++seed).rfind("gather", 0) == 0);
+}

@@ -601,6 +601,21 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
     call.arrays(arrays);
     const auto outs_1d =
         cuda::std::apply([](const auto&... o) { return cuda::std::make_tuple(as_1d_output(o)...); }, outs);
+    bool aligned = vec > 1;
+    for (int k = 0; k < call.num_out; ++k)
+      aligned = aligned && arrays[k].address % (arrays[k].element_size * vec) == 0;
+    row_plan rows{};
+    if constexpr (vec > 1) {
+      if (make_row_plan(call.shape, call.elements, vec, aligned, rows)) {  // whole vectors a row: no division
+        const auto gather_ins = call.gather_operands(ins);
+        constexpr auto kernel = &row_elementwise_kernel<Op, vec, tuning::row_unroll, decltype(outs_1d),
+                                                        cuda::std::remove_const_t<decltype(gather_ins)>>;
+        return launch_kernel<kernel>(args, rows,
+                                     launch_shape{static_cast<std::size_t>(rows.blocks),
+                                                  static_cast<std::size_t>(tuning::row_block_threads)},
+                                     op, outs_1d, gather_ins, stream);
+      }
+    }
     return launch_1d_operands<vec, vec, unroll>(args, op, static_cast<std::size_t>(call.elements), outs_1d,
                                                 call.gather_operands(ins), arrays, call.num_out, stream);
   }

@@ -113,6 +113,19 @@ inline constexpr int nd_min_blocks_per_sm = 4;
 /// 0.63 of the 1-D relu (H200, 2026-12-02, docs/PERFORMANCE.md change 10).
 inline constexpr int gather_unroll = 2;
 
+/// Row launches (row_kernel.cuh: a gather launch whose rows hold whole vectors): 128 threads a block, two
+/// vectors in flight each, as the 1-D kernel for unary ops; a block takes up to `row_chunk_vectors`
+/// vectors of one row (8 a thread), the chunks of a row made equal.
+inline constexpr int row_block_threads = 128;
+inline constexpr int row_unroll = 2;
+inline constexpr int row_chunk_vectors = 1024;
+/// Rows of fewer vectors than one pass of a block (`row_block_threads * row_unroll`) take the gather path.
+/// Measured on the H200 (2026-12-02, docs/PERFORMANCE.md change 10, step g) with rows from 64 vectors:
+/// the row kernel took the per-channel statistics of NCHW from 0.79 to 0.96 (f32) and 0.61 to 0.91 (bf16)
+/// of torch.compile and a bf16 column broadcast over [2^16, 4096] (512 vectors a row) from 0.87 to 0.99,
+/// but a bf16 bias over [2^14, 1000] (125 vectors a row: one vector a thread) from 0.93 to 0.87.
+inline constexpr int row_min_vectors = row_block_threads * row_unroll;
+
 /// Tile launches (tile_kernel.cuh: an input that runs along another dimension than the outputs): square
 /// tiles of `tile_side_for<B>` elements a side, `B` the largest element size of the launch's arrays. 64
 /// for 4- and 8-byte types: a row of a 4-byte tile is 256 bytes, sixteen 16-byte accesses on both sides
