@@ -73,13 +73,9 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
     call.arrays(arrays);
     const auto outs_1d = cuda::std::apply(
         [](const auto&... o) { return cuda::std::make_tuple(ew::detail::as_1d_output(o)...); }, outs);
-    bool aligned = vec > 1;
-    for (int k = 0; k < call.num_out; ++k) {
-      aligned = aligned && arrays[k].address % (arrays[k].element_size * vec) == 0;
-    }
-    ew::detail::row_plan rows{};
     if constexpr (vec > 1) {
-      if (ew::detail::make_row_plan(call.shape, call.elements, vec, aligned, rows)) {  // the row kernel
+      if (call.whole_rows) {  // the row kernel
+        const auto& rows = call.row;
         const auto in_ops = call.gather_operands(ins);
         using thread_t = ew::detail::row_thread<Op, vec, ew::tuning::row_unroll, decltype(outs_1d),
                                                 cuda::std::remove_const_t<decltype(in_ops)>>;

@@ -142,6 +142,10 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
   int tile_b = -1;
   int smem_offset[num_ops] = {};
   std::size_t smem_bytes = 0;
+  /// A gather launch whose rows hold whole vectors, with every output aligned to one: the row kernel,
+  /// with its plan (`path == gather`).
+  bool whole_rows = false;
+  row_plan row{};
 
   /// Describes and checks every operand, then coalesces and plans.
   cudaError_t prepare(const extents<R>& e, const cuda::std::tuple<Out...>& outs,
@@ -180,7 +184,13 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
     bool array[num_ops] = {};
     for (int j = 0; j < num_ops; ++j) array[j] = !ops[j].affine;
     path = choose_nd_path(shape, num_out, array, Vec, tile_b);
-    if (path == nd_path::tile) plan_tile(ins);
+    if (path == nd_path::tile) plan_tile();
+    if (path == nd_path::gather) {
+      bool aligned = Vec > 1;
+      for (int k = 0; k < num_out; ++k)
+        aligned = aligned && ops[k].address % (ops[k].element_size * Vec) == 0;
+      whole_rows = make_row_plan(shape, elements, Vec, aligned, row);
+    }
     contiguous = path == nd_path::contiguous;
     // The vectorized path needs every output's innermost stride to be 1 and every array input's 0 or 1.
     bool inner_ok = Vec > 1;
@@ -196,7 +206,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
 
   /// The staged inputs' shared memory (those whose innermost stride is neither 0 nor 1); the N-dimensional
   /// kernel instead when it would pass `tuning::tile_max_smem_bytes`.
-  void plan_tile(const cuda::std::tuple<In...>&) {
+  void plan_tile() {
     for (int j = 0; j < num_ops; ++j) smem_offset[j] = -1;
     smem_bytes = 0;
     int i = 0;
@@ -295,18 +305,10 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
   auto tile_in_impl(const cuda::std::tuple<In...>& ins, cuda::std::index_sequence<I...>) const {
     return cuda::std::make_tuple(tile_one(cuda::std::get<I>(ins), rows[I])...);
   }
-  template <class T>
-  static T* out_ptr(T* p) {
-    return p;
-  }
-  template <class T, int VR>
-  static T* out_ptr(const strided_view<T, VR>& v) {
-    return v.ptr;
-  }
   template <std::size_t... O>
   auto tile_out_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<O...>) const {
     return cuda::std::make_tuple(
-        make_tile_array(out_ptr(cuda::std::get<O>(outs)), shape, static_cast<int>(O), tile_b, -1)...);
+        make_tile_array(as_1d_output(cuda::std::get<O>(outs)), shape, static_cast<int>(O), tile_b, -1)...);
   }
 
   template <std::size_t... O>
@@ -374,17 +376,13 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
     call.arrays(arrays);
     const auto outs_1d =
         cuda::std::apply([](const auto&... o) { return cuda::std::make_tuple(as_1d_output(o)...); }, outs);
-    bool aligned = vec > 1;
-    for (int k = 0; k < call.num_out; ++k)
-      aligned = aligned && arrays[k].address % (arrays[k].element_size * vec) == 0;
-    row_plan rows{};
     if constexpr (vec > 1) {
-      if (make_row_plan(call.shape, call.elements, vec, aligned, rows)) {  // whole vectors a row: no division
+      if (call.whole_rows) {  // whole vectors a row: no division per vector
         const auto gather_ins = call.gather_operands(ins);
         constexpr auto kernel = &row_elementwise_kernel<Op, vec, tuning::row_unroll, decltype(outs_1d),
                                                         cuda::std::remove_const_t<decltype(gather_ins)>>;
-        return launch_kernel<kernel>(args, rows,
-                                     launch_shape{static_cast<std::size_t>(rows.blocks),
+        return launch_kernel<kernel>(args, call.row,
+                                     launch_shape{static_cast<std::size_t>(call.row.blocks),
                                                   static_cast<std::size_t>(tuning::row_block_threads)},
                                      op, outs_1d, gather_ins, stream);
       }
