@@ -166,6 +166,11 @@ def build_cell(spec, lib, stream, gen, mode):
         call = ew_call(lib, f"ew_cells_{ref}_{t}", y.data_ptr(), x.data_ptr(), n, stream)
         ref_want = torch.clamp_min(x, 0.0) if ref == "relu" else x
         impls["ew_1d_" + ref] = Impl(call, 2 * n * SIZE[t], ref_want, None)
+    for v in VARIANTS:  # the same ew call under other launch policies (--variant-lib)
+        f = getattr(VARIANT_LIB, f"ew_cells_{op}_{t}__{v}", None)
+        if f is not None:
+            impls["ew." + v] = Impl(ew_call(VARIANT_LIB, f"ew_cells_{op}_{t}__{v}", *ptrs, *dims, *params, stream),
+                                    nbytes, want, tol)
     return {"y": y, "impls": impls, "ref": ref or ("relu (itself)" if group == "relu1d" else None),
             "elements": n, "bytes": nbytes}
 
@@ -243,6 +248,9 @@ def dynamo_state():
     return json.dumps({k: dict(c[k]) for k in ("stats", "frames", "recompiles")}, sort_keys=True, default=str)
 
 
+VARIANT_LIB, VARIANTS = None, ()
+
+
 def load_lib(path):
     lib = ctypes.CDLL(path)
     P, I, F = ctypes.c_void_p, ctypes.c_int64, ctypes.c_float
@@ -251,9 +259,10 @@ def load_lib(path):
            "clamp": [P, P, I, F, F], "scale_bias": [P, P, I, F, F]}
     for op, types in sig.items():
         for t in ("f32", "f16", "bf16"):
-            f = getattr(lib, f"ew_cells_{op}_{t}", None)
-            if f is not None:
-                f.argtypes, f.restype = types + [P], ctypes.c_int
+            for v in ("",) + tuple("__" + v for v in VARIANTS):
+                f = getattr(lib, f"ew_cells_{op}_{t}{v}", None)
+                if f is not None:
+                    f.argtypes, f.restype = types + [P], ctypes.c_int
     lib.ew_cells_last_error.restype = ctypes.c_char_p
     return lib
 
@@ -272,6 +281,19 @@ def markdown(cells, a):
         cv = max(v["cv_pct"] for v in c["impls"].values())
         lines.append(f"| {name} | {g['eager']} | {g['compile']} | {g['ew']} | {r['ew_over_compile']:.3f} | "
                      f"{own} | {c['ref'] or '—'} | {cv:.1f} |")
+    if VARIANTS:  # each variant's GB/s over ew's own in the same cell, and over torch.compile's
+        lines += ["", "| cell | ew | " + " | ".join(f"{v} / ew | {v} / compile" for v in VARIANTS) + " |",
+                  "|---|---:|" + "---:|---:|" * len(VARIANTS)]
+        for c in cells:
+            imp = c.get("impls", {})
+            if not any("ew." + v in imp for v in VARIANTS):
+                continue
+            cols = []
+            for v in VARIANTS:
+                g = imp.get("ew." + v, {}).get("GBps")
+                cols += ["—", "—"] if g is None else [f"{g / imp['ew']['GBps']:.3f}",
+                                                      f"{g / imp['compile']['GBps']:.3f}"]
+            lines.append(f"| {c['name']} | {imp['ew']['GBps']:.0f} | " + " | ".join(cols) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -352,6 +374,9 @@ def main():
     ap.add_argument("--one-d", action="store_true", help="add the 60 1-D cells of issue 21")
     ap.add_argument("--quick", action="store_true", help="a few cells of each kind")
     ap.add_argument("--filter", help="regex on the cell names (e.g. 'bias_add/bf16')")
+    ap.add_argument("--variant-lib", help="a library of the same cells under other policies "
+                    "(libew_cells_variants.so): its ew_cells_<op>_<type>__<v> are timed as ew.<v>")
+    ap.add_argument("--variants", default="", help="comma-separated variant names <v> of --variant-lib")
     ap.add_argument("--commit", default="", help="the ew commit the library was built from")
     a = ap.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # progress lines show as they come, also into a log
@@ -368,6 +393,10 @@ def main():
         print(f"torch_cells: no {a.lib} (build it with -DEW_BUILD_TORCH_CELLS=ON, or scripts/build_gpu.sh)")
         return 1
     t_start = time.time()
+    global VARIANT_LIB, VARIANTS
+    if a.variant_lib:
+        VARIANTS = tuple(v for v in a.variants.split(",") if v)
+        VARIANT_LIB = load_lib(a.variant_lib)
     lib = load_lib(a.lib)
     torch.cuda.init()
     stream = torch.cuda.current_stream().cuda_stream

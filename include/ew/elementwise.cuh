@@ -166,10 +166,10 @@ template <class Op, int VecWidth = vec_auto, int Rank, class Out, class In>
 [[nodiscard]] cudaError_t elementwise(Op op, const extents<Rank>& shape, Out out, In in,
                                       cudaStream_t stream = 0) {
   const auto ins = detail::input_tuple(in);
-  return detail::with_side_reductions(op, detail::output_tuple(out), ins, detail::element_count(shape),
-                                      [&](const auto& o, const auto& outs) {
-                                        return detail::dispatch_nd<VecWidth>(o, shape, outs, ins, stream);
-                                      });
+  return detail::with_side_reductions(
+      op, detail::output_tuple(out), ins, detail::element_count(shape), [&](const auto& o, const auto& outs) {
+        return detail::dispatch_nd<default_policy, false, VecWidth>(o, shape, outs, ins, stream);
+      });
 }
 
 /// `ew::elementwise` with the launch choices of `Policy` (policy.cuh) instead of ew's defaults:
@@ -186,6 +186,20 @@ template <class Policy, int VecWidth = vec_auto, class Op, class Out, class In,
   return detail::with_side_reductions(
       op, detail::output_tuple(out), ins, n, [&](const auto& o, const auto& outs) {
         return detail::dispatch_policy<Policy, VecWidth>(o, n, outs, ins, stream);
+      });
+}
+
+/// The N-dimensional `ew::elementwise` with the launch choices of `Policy` (policy.cuh): its entry's `nd`
+/// shapes for the gather, row and tile kernels, and its vector width, loads in flight and launch policy
+/// where the launch coalesces to one contiguous dimension. Results are as without a policy.
+template <class Policy, int VecWidth = vec_auto, class Op, int Rank, class Out, class In,
+          cuda::std::enable_if_t<is_policy_v<Policy>, int> = 0>
+[[nodiscard]] cudaError_t elementwise(Op op, const extents<Rank>& shape, Out out, In in,
+                                      cudaStream_t stream = 0) {
+  const auto ins = detail::input_tuple(in);
+  return detail::with_side_reductions(
+      op, detail::output_tuple(out), ins, detail::element_count(shape), [&](const auto& o, const auto& outs) {
+        return detail::dispatch_nd<Policy, true, VecWidth>(o, shape, outs, ins, stream);
       });
 }
 

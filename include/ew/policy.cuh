@@ -36,6 +36,10 @@ struct policy_entry {
   /// Compute capability (major * 10 + minor) that `launch` was measured on: on other devices ew uses
   /// `tuning::policy_for_cc` instead. 0: every device.
   int measured_cc = 0;
+  /// The kernels of N-dimensional launches (compile time): the gather path's loads in flight, the row
+  /// kernel's block, the tile kernel's tile and block (tuning.cuh says what each is and why ew's values are
+  /// what they are). Checked at compile time.
+  tuning::nd_kernel_shapes nd = tuning::default_nd_shapes;
 };
 
 /// ew's own policy, what `ew::elementwise` without one uses: the defaults of detail/tuning.cuh for every op.

@@ -36,16 +36,19 @@ inline void observe(const void* p, std::size_t bytes, bool is_store) {
 }
 
 /// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host; with
-/// `VecRows` x `VecCols` slots per work item on the vectorized path (ew's own by default).
-template <int VecRows = ew::tuning::nd_vector_rows, int VecCols = ew::tuning::nd_vector_cols, int R, class Op,
-          class... Out, class... In>
+/// `VecRows` x `VecCols` slots per work item on the vectorized path (ew's own by default) and the gather,
+/// row and tile kernels' shapes `S::value` (a `tuning::nd_kernel_shapes`; ew's own by default).
+template <int VecRows = ew::tuning::nd_vector_rows, int VecCols = ew::tuning::nd_vector_cols,
+          class S = ew::tuning::default_nd_shapes_t, int R, class Op, class... Out, class... In>
 std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tuple<Out...>& outs,
                      const cuda::std::tuple<In...>& ins) {
   using out_tuple = cuda::std::tuple<Out...>;
   using in_tuple = cuda::std::tuple<In...>;
+  constexpr int wanted =
+      ew::detail::default_vec_width<ew::detail::output_value_t<Out>..., ew::detail::array_type_t<In>...>;
   constexpr int vec =
-      ew::detail::nd_vec_width<0>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
-  ew::detail::nd_call<vec, R, out_tuple, in_tuple> call;
+      ew::detail::nd_vec_width<wanted>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
+  ew::detail::nd_call<vec, R, out_tuple, in_tuple, S> call;
   REQUIRE(call.prepare(e, outs, ins) == cudaSuccess);
   if (call.elements == 0) return "empty";
   if (call.contiguous) {
@@ -68,7 +71,7 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
     return "1-D, head " + std::to_string(head);
   }
   if (call.path == ew::detail::nd_path::gather) {  // the 1-D body with gather operands
-    constexpr int unroll = ew::tuning::gather_unroll;
+    constexpr int unroll = S::value.gather_unroll;
     ew::detail::pointer_info arrays[call.num_ops] = {};
     call.arrays(arrays);
     const auto outs_1d = cuda::std::apply(
@@ -77,11 +80,12 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
       if (call.whole_rows) {  // the row kernel
         const auto& rows = call.row;
         const auto in_ops = call.gather_operands(ins);
-        using thread_t = ew::detail::row_thread<Op, vec, ew::tuning::row_unroll, decltype(outs_1d),
+        using thread_t = ew::detail::row_thread<Op, vec, S::value.row_unroll, decltype(outs_1d),
                                                 cuda::std::remove_const_t<decltype(in_ops)>>;
+        constexpr auto threads = static_cast<std::uint32_t>(S::value.row_block_threads);
         for (std::uint32_t b = 0; b < rows.blocks; ++b) {
-          for (std::uint32_t t = 0; t < static_cast<std::uint32_t>(ew::tuning::row_block_threads); ++t) {
-            thread_t{op, outs_1d, in_ops, rows}.block(b, t, ew::tuning::row_block_threads);
+          for (std::uint32_t t = 0; t < threads; ++t) {
+            thread_t{op, outs_1d, in_ops, rows}.block(b, t, threads);
           }
         }
         return "row cols " + std::to_string(rows.cols) + " chunk " + std::to_string(rows.chunk) + " blocks " +
@@ -105,17 +109,17 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
       const auto out_ops = call.tile_out_operands(outs);
       const auto in_ops = call.tile_in_operands(ins);
       using thread_t =
-          ew::detail::tile_thread<Op, vec, call.tile_side, R, cuda::std::remove_const_t<decltype(out_ops)>,
+          ew::detail::tile_thread<Op, vec, call.tile_side, S, R, cuda::std::remove_const_t<decltype(out_ops)>,
                                   cuda::std::remove_const_t<decltype(in_ops)>>;
       std::vector<unsigned char> smem_bytes(call.smem_bytes + 32);
       auto* smem = reinterpret_cast<unsigned char*>(
           (reinterpret_cast<std::uintptr_t>(smem_bytes.data()) + 15) / 16 * 16);
       for (std::uint64_t tile = 0; tile < call.tile.tiles; ++tile) {
         std::fill(smem_bytes.begin(), smem_bytes.end(), static_cast<unsigned char>(0xA5));  // stale tiles
-        for (int t = 0; t < ew::tuning::tile_block_threads; ++t) {
+        for (int t = 0; t < S::value.tile_block_threads; ++t) {
           thread_t{op, out_ops, in_ops, call.tile}.stage(tile, smem, t);
         }
-        for (int t = 0; t < ew::tuning::tile_block_threads; ++t) {
+        for (int t = 0; t < S::value.tile_block_threads; ++t) {
           thread_t{op, out_ops, in_ops, call.tile}.compute(tile, smem, t);
         }
       }

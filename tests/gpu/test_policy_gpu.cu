@@ -4,7 +4,7 @@
 // `ew::elementwise` does, whatever the policy's vector width, loads in flight, block size, tile and
 // programmatic launch, on this device's compute capability and on another's (where ew's own run-time policy
 // applies); at edge sizes, aligned and misaligned, with guard bands and poisoned outputs
-// (launch_helpers.cuh).
+// (launch_helpers.cuh). N-dimensional launches under a policy's kernel shapes (`policy_entry::nd`) too.
 
 #include <array>
 #include <cstdint>
@@ -87,4 +87,89 @@ TEST_CASE("a policy changes how, not what: every shape gives ew's results", "[po
                                                          ew::add<float>{}, add_ref, stream.s);
   check_policy<ew::default_policy, float>("add f32, ew::default_policy named", ew::add<float>{}, add_ref,
                                           stream.s);
+}
+
+namespace {
+
+/// ew's defaults but for the N-dimensional kernels' shapes, far from ew's own: tiles 32 a side of 96
+/// threads with two loads in flight, row chunks of 200 vectors for blocks of 96 threads with 3 vectors in
+/// flight, rows from 8 vectors, 3 vectors a thread on the gather path.
+struct nd_odd_policy {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    e.nd.gather_unroll = 3;
+    e.nd.row_block_threads = 96;
+    e.nd.row_unroll = 3;
+    e.nd.row_chunk_vectors = 200;
+    e.nd.row_min_vectors = 8;
+    e.nd.tile_side = 32;
+    e.nd.tile_block_threads = 96;
+    e.nd.tile_loads_in_flight = 2;
+    return e;
+  }
+};
+
+template <class T>
+struct copy_op {
+  EW_HD T operator()(T x) const { return x; }
+};
+
+/// `ew::elementwise<nd_odd_policy>(op, e, y, in)` against `ew::elementwise(op, e, y, in)` bit for bit, and
+/// against `want(i)` for every flat output index `i`.
+template <class T, int R, class Op, class In, class Want>
+void check_nd_policy(const char* what, Op op, const ew::extents<R>& e, In in, Want want, cudaStream_t s) {
+  std::int64_t n = 1;
+  for (int d = 0; d < R; ++d) n *= e[d];
+  INFO(what);
+  device_array<T> with(static_cast<std::size_t>(n)), plain(static_cast<std::size_t>(n));
+  with.poison();
+  plain.poison();
+  EW_REQUIRE_CUDA(ew::elementwise<nd_odd_policy>(op, e, with.data(), in, s));
+  EW_REQUIRE_CUDA(ew::elementwise(op, e, plain.data(), in, s));
+  EW_REQUIRE_CUDA(cudaStreamSynchronize(s));
+  const std::vector<T> hw = with.download(), hp = plain.download();
+  std::size_t bad = 0, first = static_cast<std::size_t>(n);
+  for (std::size_t i = 0; i < hw.size(); ++i) {
+    if ((!same_bits(hw[i], hp[i]) || !same_bits(hw[i], want(i))) && bad++ == 0) first = i;
+  }
+  INFO(bad << " differ, first at " << first);
+  CHECK(bad == 0);
+}
+
+}  // namespace
+
+TEST_CASE("N-d launches under a policy's kernel shapes give ew's results", "[policy][nd]") {
+  test_stream stream;
+  // Rows of 777 elements (gather: not whole vectors) and of 4096 (the row kernel, 1024 vectors a row).
+  for (const std::array<std::int64_t, 2>& rc : {std::array<std::int64_t, 2>{1031, 777}, {64, 4096}}) {
+    const std::int64_t R = rc[0], C = rc[1];
+    const auto hx = random_values<float>(static_cast<std::size_t>(R * C), base_seed() + 31);
+    const auto hb = random_values<__nv_bfloat16>(static_cast<std::size_t>(R * C), base_seed() + 32);
+    const auto hv = random_values<float>(static_cast<std::size_t>(R > C ? R : C), base_seed() + 33);
+    device_array<float> x(hx.size()), v(hv.size());
+    device_array<__nv_bfloat16> xb(hb.size());
+    x.upload(hx);
+    xb.upload(hb);
+    v.upload(hv);
+    const float* px = x.data();
+    // Transposes (the tile kernel): y[c, r] = x[r, c].
+    check_nd_policy<float>(
+        "transpose f32", copy_op<float>{}, ew::extents{C, R},
+        ew::strided(px, ew::extents{C, R}, ew::strides{1, C}),
+        [&](std::size_t i) { return hx[(i % R) * C + i / R]; }, stream.s);
+    check_nd_policy<__nv_bfloat16>(
+        "transpose bf16", copy_op<__nv_bfloat16>{}, ew::extents{C, R},
+        ew::strided(static_cast<const __nv_bfloat16*>(xb.data()), ew::extents{C, R}, ew::strides{1, C}),
+        [&](std::size_t i) { return hb[(i % R) * C + i / R]; }, stream.s);
+    // A bias along the rows (the row kernel where rows are whole vectors, else gather) and a column.
+    const auto bias = ew::strided(static_cast<const float*>(v.data()), ew::extents{R, C}, ew::strides{0, 1});
+    check_nd_policy<float>(
+        "bias f32", ew::add<float>{}, ew::extents{R, C}, ew::in(px, bias),
+        [&](std::size_t i) { return hx[i] + hv[i % C]; }, stream.s);
+    const auto col = ew::strided(static_cast<const float*>(v.data()), ew::extents{R, C}, ew::strides{1, 0});
+    check_nd_policy<float>(
+        "column f32", ew::mul<float>{}, ew::extents{R, C}, ew::in(px, col),
+        [&](std::size_t i) { return hx[i] * hv[i / C]; }, stream.s);
+  }
 }

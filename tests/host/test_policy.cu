@@ -96,3 +96,32 @@ TEST_CASE("a policy call checks its arguments before anything else", "[policy]")
   REQUIRE(ew::elementwise<ew::default_policy>(ew::relu<float>{}, 10, null_out, null_in) ==
           cudaErrorInvalidValue);
 }
+
+TEST_CASE("a policy's N-dimensional kernel shapes are checked at compile time", "[policy]") {
+  using ew::tuning::nd_kernel_shapes;
+  using ew::tuning::nd_kernel_shapes_error;
+  STATIC_REQUIRE(nd_kernel_shapes_error(ew::tuning::default_nd_shapes) == nullptr);
+  STATIC_REQUIRE(nd_kernel_shapes_error(ew::policy_entry{}.nd) == nullptr);
+  constexpr auto with = [](auto set) {
+    nd_kernel_shapes s{};
+    set(s);
+    return nd_kernel_shapes_error(s) != nullptr;
+  };
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.gather_unroll = 0; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.row_block_threads = 100; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.row_unroll = 17; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.row_chunk_vectors = 0; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_side = 48; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_side = 512; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_block_threads = 2048; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_min_blocks_per_sm = 0; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_loads_in_flight = 0; }));
+  STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_side = 16; }));
+  // The tile side follows the element size unless the policy names one.
+  STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_side_for(1) == 128);
+  STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_side_for(2) == 64);
+  STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_side_for(8) == 64);
+  STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_reads_for(1) == 4);
+  STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_reads_for(2) == 2);
+  STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_reads_for(3) == 1);
+}

@@ -161,8 +161,8 @@ struct tile_op {
 
 /// `y = tile_op(permute(x), c, index)` for the launch's extents `e` (row-major output at `out_off`), `x`
 /// stored with its dimensions in `order` (outermost first) at `x_off`, `c` broadcast along every
-/// dimension but `cdim`.
-template <class T, int R>
+/// dimension but `cdim`; the kernels' shapes `S::value` (ew's own by default).
+template <class T, int R, class S = ew::tuning::default_nd_shapes_t>
 void permute_case(const std::int64_t (&e)[R], const int (&order)[R], std::int64_t x_off, std::int64_t out_off,
                   int cdim, std::uint64_t seed, bool expect_tile = true) {
   std::int64_t n = 1;
@@ -189,10 +189,10 @@ void permute_case(const std::int64_t (&e)[R], const int (&order)[R], std::int64_
   access_log log;
   current_log = &log;
   ew::detail::host_access_observer = &observe;
-  const std::string path =
-      simulate(tile_op<T>{}, ext, cuda::std::make_tuple(y.base + out_off),
-               cuda::std::make_tuple(ew::strided(static_cast<const T*>(x.base + x_off), ext, xstr),
-                                     ew::strided(static_cast<const T*>(c.base), ext, cstr), ew::index()));
+  const std::string path = simulate<ew::tuning::nd_vector_rows, ew::tuning::nd_vector_cols, S>(
+      tile_op<T>{}, ext, cuda::std::make_tuple(y.base + out_off),
+      cuda::std::make_tuple(ew::strided(static_cast<const T*>(x.base + x_off), ext, xstr),
+                            ew::strided(static_cast<const T*>(c.base), ext, cstr), ew::index()));
   ew::detail::host_access_observer = nullptr;
   current_log = nullptr;
   std::string shape;
@@ -265,8 +265,8 @@ struct row_op {
 };
 
 /// `y[n, c, x] = row_op(a[n, c, x], b[x], s[c], index)` over [n, c, x], the output at `out_off`; returns
-/// the path the launch took.
-template <class T>
+/// the path the launch took; the kernels' shapes `S::value` (ew's own by default).
+template <class T, class S = ew::tuning::default_nd_shapes_t>
 std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_t out_off,
                      std::uint64_t seed) {
   const std::int64_t total = n * c * x;
@@ -281,7 +281,7 @@ std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_
   current_log = &log;
   ew::detail::host_access_observer = &observe;
   const ew::extents<3> e{n, c, x};
-  const std::string path = simulate(
+  const std::string path = simulate<ew::tuning::nd_vector_rows, ew::tuning::nd_vector_cols, S>(
       row_op<T>{}, e, cuda::std::make_tuple(y.base + out_off),
       cuda::std::make_tuple(
           static_cast<const T*>(a.base), ew::strided(static_cast<const T*>(b.base), e, ew::strides{0, 0, 1}),
@@ -322,4 +322,48 @@ TEST_CASE("row kernel body on the host: rows of whole vectors, chunks, and the g
   CHECK(row_case<float>(2, 3, 1024, 1, ++seed).rfind("gather", 0) == 0);
   CHECK(row_case<float>(2, 3, 1026, 0, ++seed).rfind("gather", 0) == 0);
   CHECK(row_case<float>(4, 3, 1020, 0, ++seed).rfind("gather", 0) == 0);
+}
+
+namespace {
+
+/// Kernel shapes far from ew's: small tiles of few threads, two loads in flight; short row chunks of odd
+/// blocks with three vectors in flight; rows from 8 vectors; three vectors a thread on the gather path.
+struct odd_shapes {
+  static constexpr ew::tuning::nd_kernel_shapes value = [] {
+    ew::tuning::nd_kernel_shapes s{};
+    s.gather_unroll = 3;
+    s.row_block_threads = 96;
+    s.row_unroll = 3;
+    s.row_chunk_vectors = 200;
+    s.row_min_vectors = 8;
+    s.tile_side = 32;
+    s.tile_block_threads = 96;
+    s.tile_loads_in_flight = 2;
+    return s;
+  }();
+};
+static_assert(ew::tuning::nd_kernel_shapes_error(odd_shapes::value) == nullptr);
+
+}  // namespace
+
+TEST_CASE("the tile, row and gather kernels under a policy's shapes (policy_entry::nd)",
+          "[nd][tile][policy]") {
+  std::uint64_t seed = ew_test::base_seed() + 11;
+  for (std::int64_t rows : {3, 32, 33, 100}) {
+    for (std::int64_t cols : {2, 31, 64, 97}) {
+      const std::int64_t e[2] = {cols, rows};
+      permute_case<float, 2, odd_shapes>(e, {1, 0}, 1, 0, 0, ++seed);
+      permute_case<__nv_bfloat16, 2, odd_shapes>(e, {1, 0}, 0, 0, 1, ++seed);
+    }
+  }
+  const std::int64_t nchw[4] = {2, 7, 9, 35};
+  permute_case<std::int8_t, 4, odd_shapes>(nchw, {0, 2, 3, 1}, 0, 0, 1, ++seed);
+  // Rows of 8 to 2052 vectors in chunks of up to 200: rows of one chunk, and of several, uneven ones.
+  CHECK(row_case<float, odd_shapes>(2, 3, 32, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<float, odd_shapes>(1, 2, 4100, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 5, 3136, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<double, odd_shapes>(3, 2, 802, 0, ++seed).rfind("row", 0) == 0);
+  // Rows shorter than 8 vectors and rows that are not whole vectors: the gather path, 3 vectors a thread.
+  CHECK(row_case<float, odd_shapes>(4, 3, 28, 0, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float, odd_shapes>(2, 3, 1026, 2, ++seed).rfind("gather", 0) == 0);
 }

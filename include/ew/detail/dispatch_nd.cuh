@@ -111,11 +111,12 @@ constexpr cuda::std::array<int, sizeof...(In) + 1> strided_rows() {
 
 /// One N-dimensional call before its launch: its operands described and checked (`prepare`), its shape
 /// coalesced, and the plan of its kernel; `dispatch_nd` launches it, and the host tests run its kernel
-/// body over simulated grids. `Vec` is the launch's vector width.
-template <int Vec, int R, class OutTuple, class InTuple>
+/// body over simulated grids. `Vec` is the launch's vector width, `S::value` the kernels' shapes
+/// (`tuning::nd_kernel_shapes`).
+template <int Vec, int R, class OutTuple, class InTuple, class S = tuning::default_nd_shapes_t>
 struct nd_call;
-template <int Vec, int R, class... Out, class... In>
-struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
+template <int Vec, int R, class... Out, class... In, class S>
+struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   static constexpr int num_out = static_cast<int>(sizeof...(Out));
   static constexpr int num_ops = num_out + static_cast<int>((has_strides<In> + ... + 0));
   static constexpr int num_singles =
@@ -123,7 +124,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
   static constexpr cuda::std::array<int, sizeof...(In) + 1> rows = strided_rows<num_out, In...>();
   /// The tile kernel's side for these element types.
   static constexpr int tile_side =
-      tuning::tile_side_for<largest_size<output_value_t<Out>..., array_type_t<In>...>>;
+      S::value.tile_side_for(largest_size<output_value_t<Out>..., array_type_t<In>...>);
 
   nd_operand<R> ops[num_ops] = {};
   pointer_info singles[num_singles > 0 ? num_singles : 1] = {};
@@ -189,7 +190,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
       bool aligned = Vec > 1;
       for (int k = 0; k < num_out; ++k)
         aligned = aligned && ops[k].address % (ops[k].element_size * Vec) == 0;
-      whole_rows = make_row_plan(shape, elements, Vec, aligned, row);
+      whole_rows = make_row_plan(shape, elements, Vec, aligned, S::value, row);
     }
     contiguous = path == nd_path::contiguous;
     // The vectorized path needs every output's innermost stride to be 1 and every array input's 0 or 1.
@@ -323,20 +324,27 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
   }
 };
 
-/// The vector width of an N-dimensional launch: `VecWidth`, or ew's default when 0, and 1 where an element
-/// type has no vector form.
-template <int VecWidth, class... Out, class... In>
+/// The vector width of an N-dimensional launch: `Wanted` (the call's, else the policy's, else ew's
+/// default), and 1 where an element type has no vector form.
+template <int Wanted, class... Out, class... In>
 constexpr int nd_vec_width(cuda::std::tuple<Out...>*, cuda::std::tuple<In...>*) {
-  constexpr int wanted =
-      VecWidth == 0 ? default_vec_width<output_value_t<Out>..., array_type_t<In>...> : VecWidth;
   constexpr bool vectorizable =
       (is_vectorizable_v<output_value_t<Out>> && ...) && (is_vectorizable_v<array_type_t<In>> && ...);
-  return vectorizable ? wanted : 1;
+  return vectorizable ? Wanted : 1;
 }
 
-/// `ew::elementwise` over N-dimensional shape `e`: outputs `T*` (row-major of `e`) or views of exactly
-/// `e`; inputs pointers (row-major of `e`), views broadcastable to `e`, the index, constants and scalars.
-template <int VecWidth, class Op, int R, class... Out, class... In>
+/// A policy's N-dimensional kernel shapes for `Op`, as the kernels take them (`value`).
+template <class Policy, class Op>
+struct policy_nd_shapes {
+  static constexpr tuning::nd_kernel_shapes value = Policy::template entry<Op>().nd;
+};
+
+/// `ew::elementwise` over N-dimensional shape `e` with `Policy`'s entry for `Op` (policy.cuh): outputs
+/// `T*` (row-major of `e`) or views of exactly `e`; inputs pointers (row-major of `e`), views broadcastable
+/// to `e`, the index, constants and scalars. `UserPolicy`: a policy the call named, whose run-time launch
+/// policy replaces ew's on the devices it was measured on (as in the 1-D `dispatch`); ew's own policy
+/// leaves `tuning::policy_for_cc`'s.
+template <class Policy, bool UserPolicy, int VecWidth, class Op, int R, class... Out, class... In>
 cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tuple<Out...>& outs,
                         const cuda::std::tuple<In...>& ins, cudaStream_t stream) {
   static_assert(
@@ -345,22 +353,31 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
       "in 1-D launches only: pass the element count instead of ew::extents");
   using out_tuple = cuda::std::tuple<Out...>;
   using in_tuple = cuda::std::tuple<In...>;
+  constexpr auto entry = Policy::template entry<Op>();
+  using shapes = policy_nd_shapes<Policy, Op>;
+  static_assert(tuning::nd_kernel_shapes_error(entry.nd) == nullptr,
+                "ew::policy_entry: nd holds a shape the kernels cannot take (tuning::nd_kernel_shapes_error "
+                "says which)");
+  static_assert(entry.shape.loads_in_flight >= 1 && entry.shape.loads_in_flight <= 16,
+                "ew::policy_entry: shape.loads_in_flight must be in [1, 16]");
   constexpr int wanted =
-      VecWidth == 0 ? default_vec_width<output_value_t<Out>..., array_type_t<In>...> : VecWidth;
+      launch_vec_width<VecWidth, entry.vec_width, output_value_t<Out>..., array_type_t<In>...>;
   static_assert(launch_static_checks<wanted, 1, Op, out_tuple, in_tuple>::ok);
-  constexpr int vec =
-      nd_vec_width<VecWidth>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
+  constexpr int vec = nd_vec_width<wanted>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
 
-  nd_call<vec, R, out_tuple, in_tuple> call;
+  nd_call<vec, R, out_tuple, in_tuple, shapes> call;
   cudaError_t err = call.prepare(e, outs, ins);
   if (err != cudaSuccess) return err;
   if (call.elements == 0) return fail(cudaSuccess, "");
   launch_args args{};
   err = current_launch_args(args);
   if (err != cudaSuccess) return err;
+  if constexpr (UserPolicy) {
+    if (entry.measured_cc == 0 || entry.measured_cc == args.facts.cc) args.policy = entry.launch;
+  }
 
   if (call.contiguous) {  // one contiguous dimension: the 1-D launch, with its vector head and tiles
-    constexpr int unroll = tuning::default_kernel_shape.unroll_for(num_array_inputs<In...>);
+    constexpr int unroll = entry.shape.unroll_for(num_array_inputs<In...>);
     pointer_info arrays[call.num_ops] = {};
     const int num_arrays = call.arrays(arrays);
     const auto outs_1d =
@@ -371,7 +388,7 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
                                   num_arrays, stream);
   }
   if (call.path == nd_path::gather) {  // contiguous outputs, inputs found from the flat index
-    constexpr int unroll = tuning::gather_unroll;
+    constexpr int unroll = shapes::value.gather_unroll;
     pointer_info arrays[call.num_ops] = {};
     call.arrays(arrays);
     const auto outs_1d =
@@ -379,12 +396,14 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
     if constexpr (vec > 1) {
       if (call.whole_rows) {  // whole vectors a row: no division per vector
         const auto gather_ins = call.gather_operands(ins);
-        constexpr auto kernel = &row_elementwise_kernel<Op, vec, tuning::row_unroll, decltype(outs_1d),
-                                                        cuda::std::remove_const_t<decltype(gather_ins)>>;
-        return launch_kernel<kernel>(args, call.row,
-                                     launch_shape{static_cast<std::size_t>(call.row.blocks),
-                                                  static_cast<std::size_t>(tuning::row_block_threads)},
-                                     op, outs_1d, gather_ins, stream);
+        constexpr int threads = shapes::value.row_block_threads;
+        constexpr auto kernel =
+            &row_elementwise_kernel<Op, vec, shapes::value.row_unroll, threads, decltype(outs_1d),
+                                    cuda::std::remove_const_t<decltype(gather_ins)>>;
+        return launch_kernel<kernel>(
+            args, call.row,
+            launch_shape{static_cast<std::size_t>(call.row.blocks), static_cast<std::size_t>(threads)}, op,
+            outs_1d, gather_ins, stream);
       }
     }
     return launch_1d_operands<vec, vec, unroll>(args, op, static_cast<std::size_t>(call.elements), outs_1d,
@@ -394,14 +413,14 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
     if (call.path == nd_path::tile) {  // an input along another dimension: shared-memory tiles
       const auto tile_outs = call.tile_out_operands(outs);
       const auto tile_ins = call.tile_in_operands(ins);
-      constexpr auto kernel =
-          &tile_elementwise_kernel<Op, vec, call.tile_side, R, cuda::std::remove_const_t<decltype(tile_outs)>,
-                                   cuda::std::remove_const_t<decltype(tile_ins)>>;
+      constexpr auto kernel = &tile_elementwise_kernel<Op, vec, call.tile_side, shapes, R,
+                                                       cuda::std::remove_const_t<decltype(tile_outs)>,
+                                                       cuda::std::remove_const_t<decltype(tile_ins)>>;
       std::uint64_t blocks = call.tile.tiles;
       if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
       return launch_kernel<kernel>(args, call.tile,
                                    launch_shape{static_cast<std::size_t>(blocks),
-                                                static_cast<std::size_t>(tuning::tile_block_threads)},
+                                                static_cast<std::size_t>(shapes::value.tile_block_threads)},
                                    op, tile_outs, tile_ins, stream, call.smem_bytes);
     }
   }

@@ -108,18 +108,18 @@ gather_map<R> make_gather_map(const nd_shape<R, K>& s, int k) {
 }
 
 /// The row plan of a gather launch over coalesced shape `s` with `elements` elements and vectors of `vec`,
-/// when its rows hold whole vectors (`cols % vec == 0`, at least `tuning::row_min_vectors` of them, and the
+/// when its rows hold whole vectors (`cols % vec == 0`, at least `shapes.row_min_vectors` of them, and the
 /// outputs aligned to a vector, `outputs_aligned`): true, with the plan in `p`.
 template <int R, int K>
 bool make_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int vec, bool outputs_aligned,
-                   row_plan& p) {
+                   const tuning::nd_kernel_shapes& shapes, row_plan& p) {
   const std::uint64_t cols = static_cast<std::uint64_t>(s.extent[last_dimension(s)]);
   const std::uint64_t v = static_cast<std::uint64_t>(vec);
   if (vec <= 1 || !outputs_aligned || cols % v != 0 ||
-      cols / v < static_cast<std::uint64_t>(tuning::row_min_vectors))
+      cols / v < static_cast<std::uint64_t>(shapes.row_min_vectors))
     return false;
   const std::uint64_t cols_vec = cols / v;
-  const std::uint64_t target = static_cast<std::uint64_t>(tuning::row_chunk_vectors);
+  const std::uint64_t target = static_cast<std::uint64_t>(shapes.row_chunk_vectors);
   const std::uint64_t per_row = (cols_vec + target - 1) / target;
   const std::uint64_t chunk_vec = (cols_vec + per_row - 1) / per_row;  // chunks of a row made equal
   p.cols = static_cast<std::uint32_t>(cols);

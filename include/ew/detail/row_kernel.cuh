@@ -170,12 +170,12 @@ struct row_thread {
   }
 };
 
-/// The row kernel: the blocks of plan `p`, grid-stride. The programmatic-launch wait and trigger are the
-/// 1-D kernel's (kernel.cuh says why).
+/// The row kernel: the blocks of plan `p`, grid-stride, `Threads` a block. The programmatic-launch wait and
+/// trigger are the 1-D kernel's (kernel.cuh says why).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, int Unroll, class OutPtrs, class Ins>
-EW_KERNEL void __launch_bounds__(tuning::row_block_threads)
+template <class Op, int Vec, int Unroll, int Threads, class OutPtrs, class Ins>
+EW_KERNEL void __launch_bounds__(Threads)
     row_elementwise_kernel(Op op, row_plan p, launch_shape s, OutPtrs outs, Ins ins) {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));

@@ -4,10 +4,11 @@
 /// @file
 /// The tile kernel: an N-dimensional launch whose outputs are contiguous and where some input runs along
 /// another dimension than the outputs (a transposed copy, NCHW to NHWC, `permute(0, 2, 1, 3)`). Each block
-/// takes a square tile (`tuning::tile_side_for`) of elements of two dimensions: `a`, the outputs' innermost,
-/// and `b`, along which those inputs are contiguous (stride 1). It first stages those inputs' tiles in shared
-/// memory with 16-byte loads along `b` (`stage`), then computes and writes the outputs with 16-byte stores
-/// along `a`, reading the staged inputs across the shared-memory rows and every other input directly
+/// takes a square tile (`nd_kernel_shapes::tile_side_for`, tuning.cuh) of elements of two dimensions: `a`,
+/// the outputs' innermost, and `b`, along which those inputs are contiguous (stride 1). It first stages those
+/// inputs' tiles in shared memory with 16-byte loads along `b` (`stage`), then computes and writes the
+/// outputs with 16-byte stores along `a`, reading the staged inputs across the shared-memory rows and every
+/// other input directly
 /// (`compute`). Both phases are `__host__ __device__`: the host tests run every thread of simulated
 /// blocks, phase by phase, over a buffer that stands for the shared memory.
 
@@ -39,7 +40,7 @@ template <int R>
 struct tile_plan {
   int rank = 2;
   int b = 0;
-  /// Elements a tile side (`tuning::tile_side_for`).
+  /// Elements a tile side (`nd_kernel_shapes::tile_side_for`).
   int side = 64;
   std::int64_t extent[R] = {};
   std::int64_t extent_a = 1, extent_b = 1;
@@ -111,14 +112,15 @@ struct tile_uniform {
   Uniform u;
 };
 
-/// What one thread of a tile block does (`Vec` elements per output access); `Outs` a tuple of
-/// `tile_array<T, R>`, `Ins` of `tile_array<const T, R>`, `tile_affine<R>` and `tile_uniform`.
-template <class Op, int Vec, int Side, int R, class Outs, class Ins>
+/// What one thread of a tile block does (`Vec` elements per output access, tiles `Side` a side, the other
+/// shapes `S::value`, a `tuning::nd_kernel_shapes`); `Outs` a tuple of `tile_array<T, R>`, `Ins` of
+/// `tile_array<const T, R>`, `tile_affine<R>` and `tile_uniform`.
+template <class Op, int Vec, int Side, class S, int R, class Outs, class Ins>
 struct tile_thread {
   static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
   static constexpr std::size_t num_out = cuda::std::tuple_size<Outs>::value;
   static constexpr int side = Side;
-  static constexpr int threads = tuning::tile_block_threads;
+  static constexpr int threads = S::value.tile_block_threads;
   template <std::size_t K>
   using in_t = typename cuda::std::tuple_element_t<K, Ins>::value_type;
   template <std::size_t K>
@@ -160,8 +162,8 @@ struct tile_thread {
     constexpr int per_thread = (slots + threads - 1) / threads;
     T* tile = reinterpret_cast<T*>(smem + in.smem);
     const T* base = in.ptr + row_offset(in.stride, coord, p.rank) + a0 * in.a + b0;
-    constexpr int chunk =
-        per_thread < tuning::tile_loads_in_flight ? per_thread : tuning::tile_loads_in_flight;
+    constexpr int loads = S::value.tile_loads_in_flight;
+    constexpr int chunk = per_thread < loads ? per_thread : loads;
     for (int k0 = 0; k0 < per_thread; k0 += chunk) {
       vector_word<T, v> w[chunk];
       EW_DETAIL_UNROLL
@@ -236,7 +238,7 @@ struct tile_thread {
     constexpr int per_row = side / Vec;
     constexpr int slots = side * per_row;
     constexpr int per_thread = (slots + threads - 1) / threads;
-    constexpr int in_flight = tuning::tile_reads_in_flight<static_cast<int>(num_in)>;
+    constexpr int in_flight = S::value.tile_reads_for(static_cast<int>(num_in));
     constexpr int chunk = per_thread < in_flight ? per_thread : in_flight;
     for (int k0 = 0; k0 < per_thread; k0 += chunk) {
       cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, chunk>...> loaded;
@@ -308,8 +310,8 @@ struct tile_thread {
 /// tiles. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, int Side, int R, class Outs, class Ins>
-EW_KERNEL void __launch_bounds__(tuning::tile_block_threads, tuning::tile_min_blocks_per_sm)
+template <class Op, int Vec, int Side, class S, int R, class Outs, class Ins>
+EW_KERNEL void __launch_bounds__(S::value.tile_block_threads, S::value.tile_min_blocks_per_sm)
     tile_elementwise_kernel(Op op, tile_plan<R> p, launch_shape s, Outs outs, Ins ins) {
   extern __shared__ __align__(16) unsigned char ew_tile_smem[];
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
@@ -323,11 +325,11 @@ EW_KERNEL void __launch_bounds__(tuning::tile_block_threads, tuning::tile_min_bl
     }
   };
   if constexpr (has_side_reductions_v<Op>) {
-    tile_thread<Op, Vec, Side, R, Outs, Ins> t{start_side_reductions(op), outs, ins, p};
+    tile_thread<Op, Vec, Side, S, R, Outs, Ins> t{start_side_reductions(op), outs, ins, p};
     run(t);
     finish_side_reductions(t.op);
   } else {
-    tile_thread<Op, Vec, Side, R, Outs, Ins> t{op, outs, ins, p};
+    tile_thread<Op, Vec, Side, S, R, Outs, Ins> t{op, outs, ins, p};
     run(t);
   }
 }

@@ -106,51 +106,105 @@ inline constexpr int nd_block_threads = 256;
 /// reads), two blocks per SM: a quarter of the threads, and of the loads in flight, of the 1-D kernel.
 inline constexpr int nd_min_blocks_per_sm = 4;
 
-/// Vectors per thread per tile of the 1-D kernel with gather operands (nd_paths.cuh), whatever the number of
-/// inputs: a broadcast input (a bias, per-channel statistics) is read from L1 or L2, not from DRAM, so
-/// `kernel_shape::unroll_for`'s share of two loads among the inputs left one DRAM load in flight per
-/// thread behind a division and a dependent load: the bias add ran at 0.94 and per-channel statistics at
-/// 0.63 of the 1-D relu (H200, 2026-12-02, docs/PERFORMANCE.md change 10).
-inline constexpr int gather_unroll = 2;
+/// Compile-time shapes of the kernels of N-dimensional launches (nd_paths.cuh chooses among them): the
+/// gather path of the 1-D kernel, the row kernel and the tile kernel. Part of a policy's entry
+/// (policy.cuh: `policy_entry::nd`), so that a user's policy, and the probes, can try others without
+/// editing ew; `dispatch_nd` checks a policy's values at compile time (`nd_kernel_shapes_error`).
+struct nd_kernel_shapes {
+  /// Vectors per thread per tile of the 1-D kernel with gather operands, whatever the number of inputs: a
+  /// broadcast input (a bias, per-channel statistics) is read from L1 or L2, not from DRAM, so
+  /// `kernel_shape::unroll_for`'s share of two loads among the inputs left one DRAM load in flight per
+  /// thread behind a division and a dependent load: the bias add ran at 0.94 and per-channel statistics at
+  /// 0.63 of the 1-D relu (H200, 2026-12-02, docs/PERFORMANCE.md change 10).
+  int gather_unroll = 2;
 
-/// Row launches (row_kernel.cuh: a gather launch whose rows hold whole vectors): 128 threads a block, two
-/// vectors in flight each, as the 1-D kernel for unary ops; a block takes up to `row_chunk_vectors`
-/// vectors of one row (8 a thread), the chunks of a row made equal.
-inline constexpr int row_block_threads = 128;
-inline constexpr int row_unroll = 2;
-inline constexpr int row_chunk_vectors = 1024;
-/// Rows of fewer vectors than one pass of a block (`row_block_threads * row_unroll`) take the gather path.
-/// Measured on the H200 (2026-12-02, docs/PERFORMANCE.md change 10, step g) with rows from 64 vectors:
-/// the row kernel took the per-channel statistics of NCHW from 0.79 to 0.96 (f32) and 0.61 to 0.91 (bf16)
-/// of torch.compile and a bf16 column broadcast over [2^16, 4096] (512 vectors a row) from 0.87 to 0.99,
-/// but a bf16 bias over [2^14, 1000] (125 vectors a row: one vector a thread) from 0.93 to 0.87.
-inline constexpr int row_min_vectors = row_block_threads * row_unroll;
+  /// Row launches (row_kernel.cuh: a gather launch whose rows hold whole vectors): 128 threads a block,
+  /// two vectors in flight each, as the 1-D kernel for unary ops; a block takes up to `row_chunk_vectors`
+  /// vectors of one row (4 a thread), the chunks of a row made equal. Probe 8 (H200, 2026-12-02,
+  /// docs/PERFORMANCE.md, medians of 3 runs): chunks of 512 vectors ran the f32 bias, column and
+  /// per-channel cells 1.5 to 1.7% faster than chunks of 1024 and the bf16 ones within 0.8% (either way);
+  /// chunks of 256 (one pass of a block) gained up to 3.4% on f32 but cut rows of 392 vectors (bf16 NCHW
+  /// 56 x 56) into two chunks of 196, each leaving a quarter of the block idle: 0.85. Blocks of 256
+  /// threads gained as much on f32 but need rows of 512 vectors to fill one pass.
+  int row_block_threads = 128;
+  int row_unroll = 2;
+  int row_chunk_vectors = 512;
+  /// Rows of fewer vectors than this take the gather path: one pass of a block (`row_block_threads *
+  /// row_unroll`). Measured on the H200 (2026-12-02, docs/PERFORMANCE.md change 10, step g) with rows
+  /// from 64 vectors: the row kernel took the per-channel statistics of NCHW from 0.79 to 0.96 (f32) and
+  /// 0.61 to 0.91 (bf16) of torch.compile and a bf16 column broadcast over [2^16, 4096] (512 vectors a
+  /// row) from 0.87 to 0.99, but a bf16 bias over [2^14, 1000] (125 vectors a row: one vector a thread)
+  /// from 0.93 to 0.87.
+  int row_min_vectors = 256;
 
-/// Tile launches (tile_kernel.cuh: an input that runs along another dimension than the outputs): square
-/// tiles of `tile_side_for<B>` elements a side, `B` the largest element size of the launch's arrays. 64
-/// for 4- and 8-byte types: a row of a 4-byte tile is 256 bytes, sixteen 16-byte accesses on both sides
-/// (the classic 32 x 32 tile moves 128 bytes a row, 64 of a 16-bit type). 128 for 1- and 2-byte types:
-/// with 64, a bf16 transpose ran at 0.64 of the 1-D copy where f32 ran at 0.90 (H200, 2026-12-02,
-/// docs/PERFORMANCE.md change 10): an 8 KB tile gave each thread two 16-byte loads in flight.
-template <std::size_t LargestBytes>
-inline constexpr int tile_side_for = LargestBytes <= 2 ? 128 : 64;
-/// Threads per tile block: 4 vector accesses of a 64 x 64 4-byte tile per thread on each side.
-inline constexpr int tile_block_threads = 256;
-/// 16-byte loads a tile thread issues before it stores the first into shared memory: a 64 x 64 4-byte
-/// tile's whole share; with 8 (a 128 x 128 bf16 tile's share) ptxas spilled 160 bytes under the 64
-/// registers below (CUDA 13.0).
-inline constexpr int tile_loads_in_flight = 4;
-/// Output vectors a tile thread reads every input of before it computes the first: 4 (a 4-byte tile's
-/// whole share) for one input, fewer for more, so that the reads fit the 64 registers below (with 4 for
-/// two f32 inputs ptxas spilled 112 bytes, CUDA 13.0).
-template <int NumInputs>
-inline constexpr int tile_reads_in_flight = NumInputs <= 1 ? 4 : (NumInputs == 2 ? 2 : 1);
-/// Resident tile blocks per SM the kernel is compiled for: 64 registers, as the N-dimensional kernel.
-inline constexpr int tile_min_blocks_per_sm = 4;
+  /// Tile launches (tile_kernel.cuh: an input that runs along another dimension than the outputs): square
+  /// tiles of `tile_side_for(B)` elements a side, `B` the largest element size of the launch's arrays
+  /// (`tile_side`, when not 0, for every size): 64 from 2-byte types up, so that a row of a tile is 128 to
+  /// 512 bytes, 8 to 32 16-byte accesses on both sides; 128 for 1-byte types (rows of 128 bytes). With
+  /// blocks of 256 threads, 4 an SM, a 64 x 64 bf16 tile left each thread two loads in flight (0.64 of the
+  /// 1-D copy, change 10), and 128 x 128 bf16 tiles (0.81 and 0.68) ran only 2 waves of them over a
+  /// [2^14, 1000] transpose; probe 8 (medians of 3 runs) found 64 x 64 tiles of 128 threads, 8 blocks an
+  /// SM, 13% faster there, 0.2% slower on bf16 [2^16, 4096], and on f32 4.7% faster at [2^16, 4096] and
+  /// 1.1% slower at [2^14, 1000]. (32 x 32 tiles of 64 threads: f32 +4.3% on the small transpose but
+  /// bf16 -26% on the large one; 64 x 64 of 64 threads, 16 an SM: f32 -11% on the small one.)
+  int tile_side = 0;
+  /// Threads per tile block: 8 vector accesses of a 64 x 64 4-byte tile per thread on each side, 4 of a
+  /// 2-byte one.
+  int tile_block_threads = 128;
+  /// Resident tile blocks per SM the kernel is compiled for (`__launch_bounds__`): 8 of 128 threads caps it
+  /// at 64 registers, as the N-dimensional kernel, and lets 8 tiles of up to 28 KB share an SM.
+  int tile_min_blocks_per_sm = 8;
+  /// 16-byte loads a tile thread issues before it stores the first into shared memory: half of a 64 x 64
+  /// 4-byte tile's share, all of a 2-byte one's; with 8 ptxas spilled 160 bytes under 64 registers (CUDA
+  /// 13.0, 128 x 128 bf16 tiles), and probe 8 measured that at 0.45 to 0.52 of 4. Output vectors a thread
+  /// reads every input of before it computes the first: this many shared among the inputs (4 for one input, 2
+  /// for two, 1 from three: with 4 for two f32 inputs ptxas spilled 112 bytes).
+  int tile_loads_in_flight = 4;
+
+  /// The tile side for arrays of at most `largest_bytes` bytes an element.
+  constexpr int tile_side_for(std::size_t largest_bytes) const {
+    return tile_side > 0 ? tile_side : (largest_bytes <= 1 ? 128 : 64);
+  }
+  /// Output vectors a tile thread reads before it computes the first, for `num_inputs` inputs.
+  constexpr int tile_reads_for(int num_inputs) const {
+    return num_inputs <= 1 ? tile_loads_in_flight
+                           : (tile_loads_in_flight / num_inputs > 0 ? tile_loads_in_flight / num_inputs : 1);
+  }
+};
+
 /// Shared memory the staged inputs of one tile launch may take, in bytes: the static limit, so that no
 /// launch needs `cudaFuncSetAttribute`. A launch whose staged tiles need more takes the N-dimensional
 /// kernel.
 inline constexpr unsigned tile_max_smem_bytes = 48u * 1024u;
+
+/// ew's N-dimensional kernel shapes.
+inline constexpr nd_kernel_shapes default_nd_shapes{};
+
+/// The kernels' template argument for their shapes, `S::value` (C++17 takes no class-type template
+/// arguments): ew's own here; dispatch_nd.cuh makes one of a policy's entry.
+struct default_nd_shapes_t {
+  static constexpr nd_kernel_shapes value = default_nd_shapes;
+};
+
+/// Why `s` cannot be compiled, or nullptr: what a policy's `nd` entry is checked against (static_assert).
+constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
+  auto pow2 = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
+  if (s.gather_unroll < 1 || s.gather_unroll > 16) return "gather_unroll must be in [1, 16]";
+  if (s.row_block_threads < 32 || s.row_block_threads > 1024 || s.row_block_threads % 32 != 0)
+    return "row_block_threads must be a multiple of 32 in [32, 1024]";
+  if (s.row_unroll < 1 || s.row_unroll > 16) return "row_unroll must be in [1, 16]";
+  if (s.row_chunk_vectors < 1 || s.row_min_vectors < 1)
+    return "row_chunk_vectors and row_min_vectors must be >= 1";
+  if (s.tile_side != 0 && (!pow2(s.tile_side) || s.tile_side < 16 || s.tile_side > 256))
+    return "tile_side must be 0 or a power of 2 in [16, 256]";
+  if (s.tile_block_threads < 32 || s.tile_block_threads > 1024 || s.tile_block_threads % 32 != 0)
+    return "tile_block_threads must be a multiple of 32 in [32, 1024]";
+  if (s.tile_min_blocks_per_sm < 1 || s.tile_min_blocks_per_sm > 32)
+    return "tile_min_blocks_per_sm must be in [1, 32]";
+  if (s.tile_loads_in_flight < 1 || s.tile_loads_in_flight > 16)
+    return "tile_loads_in_flight must be in [1, 16]";
+  return nullptr;
+}
 
 /// Policy for a device of compute capability `cc` (major * 10 + minor, e.g. 90 for sm_90). One policy for
 /// every architecture today: the sweeps that chose it ran on sm_90 only (the H200; the last, `ew_tune

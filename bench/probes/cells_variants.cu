@@ -1,0 +1,300 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// libew_cells_variants.so: probe builds of some of libew_cells.so's cells (bench/torch_cells/ew_cells.cu)
+// under other launch policies, for bench/scripts/torch_cells.py --variant-lib: each function
+// `ew_cells_<op>_<type>__<variant>` takes the arguments of `ew_cells_<op>_<type>` and is timed beside it as
+// `ew.<variant>`. The variants (docs/PERFORMANCE.md, probe 8):
+//
+//   tri    the block shape of Inductor's 1-D pointwise kernels: 1024 elements a block of 128 threads, so
+//          8 elements a thread of each input (2 vectors of a 4-byte type, 1 of a 2-byte type)
+//   nopdl  ew's default shape, launched without programmatic stream serialization
+//   t512   tiles of 512 vectors (unary ops: 256 threads x 2 vectors; binary: 512 threads x 1 of each)
+//   lean   not ew's launcher: `lean_kernel` below, ew's tile and vector accesses without the rest
+//
+// and for the N-dimensional cells (bias_add, col_mul, channel_norm, transpose), `nd` shapes of the policy:
+//
+//   gather     no row kernel (the gather path for every row length)
+//   row256     row kernel blocks of 256 threads x 2 vectors (rows from 512 vectors)
+//   rowu4      row kernel threads with 4 vectors in flight, chunks of 2048 vectors (rows from 512)
+//   rowc512    row kernel chunks of 512 vectors
+//   t64x128    tiles 64 a side, 128 threads, 8 blocks an SM (64 registers)
+//   t128x512   tiles 128 a side, 512 threads, 2 blocks an SM
+//   tl8        ew's tiles with 8 loads in flight a thread
+//   tocc6      ew's tiles compiled for 6 blocks an SM (40 registers)
+//   t32x64     tiles 32 a side, 64 threads, 16 blocks an SM
+//   t64x64     tiles 64 a side, 64 threads, 16 blocks an SM
+//   t128x128   tiles 128 a side, 128 threads, 8 blocks an SM (bf16: 48 KB of shared memory a block)
+//   rc256      row kernel chunks of 256 vectors (one pass of a block)
+//   r256c512   row kernel blocks of 256 threads, chunks of 512 vectors (rows from 512)
+
+#include <cstdint>
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+#include <cuda_runtime_api.h>
+
+#include <ew/elementwise.cuh>
+
+namespace {
+
+/// Inductor's 1-D block: 128 threads, 8 elements a thread of every input (`Arity` inputs of `T`).
+template <class T, int Arity>
+struct tri_policy {
+  static constexpr int per_input = 8 * sizeof(T) / 16 > 0 ? static_cast<int>(8 * sizeof(T) / 16) : 1;
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    e.shape.loads_in_flight = per_input * Arity;
+    e.launch.tile_vectors = 128 * per_input;
+    return e;
+  }
+};
+
+template <class T, int Arity>
+struct nopdl_policy {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    e.launch.programmatic_launch = false;
+    return e;
+  }
+};
+
+template <class T, int Arity>
+struct t512_policy {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    e.launch.tile_vectors = 512;
+    return e;
+  }
+};
+
+/// A policy of ew's defaults but for the N-dimensional kernels' shapes `Nd::shapes()`.
+template <class Nd>
+struct nd_policy {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    e.nd = Nd::shapes();
+    return e;
+  }
+};
+
+#define EW_ND_VARIANT(name, ...)                             \
+  struct name##_shapes {                                     \
+    static constexpr ew::tuning::nd_kernel_shapes shapes() { \
+      ew::tuning::nd_kernel_shapes s{};                      \
+      __VA_ARGS__;                                           \
+      return s;                                              \
+    }                                                        \
+  };
+EW_ND_VARIANT(gather, s.row_min_vectors = 1 << 30)
+EW_ND_VARIANT(row256, s.row_block_threads = 256; s.row_min_vectors = 512)
+EW_ND_VARIANT(rowu4, s.row_unroll = 4; s.row_chunk_vectors = 2048; s.row_min_vectors = 512)
+EW_ND_VARIANT(rowc512, s.row_chunk_vectors = 512)
+EW_ND_VARIANT(t64x128, s.tile_side = 64; s.tile_block_threads = 128; s.tile_min_blocks_per_sm = 8)
+EW_ND_VARIANT(t128x512, s.tile_side = 128; s.tile_block_threads = 512; s.tile_min_blocks_per_sm = 2)
+EW_ND_VARIANT(tl8, s.tile_loads_in_flight = 8)
+EW_ND_VARIANT(tocc6, s.tile_min_blocks_per_sm = 6)
+EW_ND_VARIANT(t32x64, s.tile_side = 32; s.tile_block_threads = 64; s.tile_min_blocks_per_sm = 16)
+EW_ND_VARIANT(t64x64, s.tile_side = 64; s.tile_block_threads = 64; s.tile_min_blocks_per_sm = 16)
+EW_ND_VARIANT(t128x128, s.tile_side = 128; s.tile_block_threads = 128; s.tile_min_blocks_per_sm = 8)
+EW_ND_VARIANT(rc256, s.row_chunk_vectors = 256)
+EW_ND_VARIANT(r256c512, s.row_block_threads = 256; s.row_chunk_vectors = 512; s.row_min_vectors = 512)
+
+/// y = x, as ew_cells.cu's.
+template <class T>
+struct copy_of {
+  EW_HD T operator()(T x) const { return x; }
+};
+
+/// As ew_cells.cu's.
+template <class T>
+struct channel_norm {
+  EW_HD T operator()(T x, T mean, T inv_std) const {
+    return ew::down<T>((ew::up(x) - ew::up(mean)) * ew::up(inv_std));
+  }
+};
+
+template <class P, class T>
+int bias_add(void* y, const void* x, const void* b, std::int64_t R, std::int64_t C, cudaStream_t s) {
+  const auto bias = ew::strided(static_cast<const T*>(b), ew::extents{R, C}, ew::strides{0, 1});
+  return ew::elementwise<P>(ew::add<T>{}, ew::extents{R, C}, static_cast<T*>(y),
+                            ew::in(static_cast<const T*>(x), bias), s);
+}
+
+template <class P, class T>
+int col_mul(void* y, const void* x, const void* col, std::int64_t R, std::int64_t C, cudaStream_t s) {
+  const auto column = ew::strided(static_cast<const T*>(col), ew::extents{R, C}, ew::strides{1, 0});
+  return ew::elementwise<P>(ew::mul<T>{}, ew::extents{R, C}, static_cast<T*>(y),
+                            ew::in(static_cast<const T*>(x), column), s);
+}
+
+template <class P, class T>
+int channel_norm_nchw(void* y, const void* x, const void* mean, const void* inv_std, std::int64_t N,
+                      std::int64_t C, std::int64_t H, std::int64_t W, cudaStream_t s) {
+  const ew::extents nchw{N, C, H, W};
+  const auto per_channel = [&](const void* p) {
+    return ew::strided(static_cast<const T*>(p), nchw, ew::strides{0, 1, 0, 0});
+  };
+  return ew::elementwise<P>(channel_norm<T>{}, nchw, static_cast<T*>(y),
+                            ew::in(static_cast<const T*>(x), per_channel(mean), per_channel(inv_std)), s);
+}
+
+template <class P, class T>
+int transpose(void* y, const void* x, std::int64_t R, std::int64_t C, cudaStream_t s) {
+  const auto xt = ew::strided(static_cast<const T*>(x), ew::extents{C, R}, ew::strides{1, C});
+  return ew::elementwise<P>(copy_of<T>{}, ew::extents{C, R}, static_cast<T*>(y), xt, s);
+}
+
+/// Probe 8's lean kernel, for the 1-D cells only (`lean`): what ew's 1-D kernel does for a launch of whole
+/// tiles and aligned pointers, without the rest: one tile of `Threads * Unroll` vectors a block, 32-bit
+/// indices, no head, tail, scalar path, grid-stride loop or programmatic launch. Not ew's API: it exists
+/// to measure what those cost.
+template <int Threads, int Unroll, int Vec, class Op, class T, class... In>
+__global__ void __launch_bounds__(Threads) lean_kernel(Op op, T* y, const In*... x) {
+  const unsigned first = blockIdx.x * (Threads * Unroll) + threadIdx.x;
+  cuda::std::tuple<ew::detail::vector_word<In, Vec>...> w[Unroll];
+#pragma unroll
+  for (int u = 0; u < Unroll; ++u)
+    w[u] = cuda::std::make_tuple(ew::detail::load_vector<Vec>(x + (first + u * Threads) * Vec)...);
+#pragma unroll
+  for (int u = 0; u < Unroll; ++u) {
+    ew::detail::vector_word<T, Vec> r;
+    cuda::std::apply(
+        [&](const auto&... v) {
+#pragma unroll
+          for (int j = 0; j < Vec; ++j) r.elements.v[j] = ew::convert<T>(op(v.elements.v[j]...));
+        },
+        w[u]);
+    ew::detail::store_vector<Vec>(y + (first + u * Threads) * Vec, r);
+  }
+}
+
+/// Launches `lean_kernel` with ew's default tile (256 vectors: 128 threads x 2 for one input, 256 x 1 for
+/// two) over `n` elements, which must be whole tiles.
+template <class T, class Op, class... In>
+int lean(const Op& op, void* y, std::int64_t n, cudaStream_t s, const In*... x) {
+  constexpr int vec = 16 / sizeof(T);
+  constexpr int unroll = sizeof...(In) == 1 ? 2 : 1;
+  constexpr int threads = 256 / unroll;
+  const std::int64_t tile = std::int64_t{threads} * unroll * vec;
+  if (n <= 0 || n % tile != 0 || n / tile > 0x7fffffff) return static_cast<int>(cudaErrorInvalidValue);
+  lean_kernel<threads, unroll, vec>
+      <<<static_cast<unsigned>(n / tile), threads, 0, s>>>(op, static_cast<T*>(y), x...);
+  return static_cast<int>(cudaGetLastError());
+}
+
+template <class P, class T, class Op>
+int unary(const Op& op, void* y, const void* x, std::int64_t n, cudaStream_t s) {
+  if (n < 0) return static_cast<int>(cudaErrorInvalidValue);
+  return ew::elementwise<P>(op, static_cast<std::size_t>(n), static_cast<T*>(y), static_cast<const T*>(x), s);
+}
+
+template <class P, class T>
+int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
+  if (n < 0) return static_cast<int>(cudaErrorInvalidValue);
+  return ew::elementwise<P>(ew::add<T>{}, static_cast<std::size_t>(n), static_cast<T*>(y),
+                            ew::in(static_cast<const T*>(a), static_cast<const T*>(b)), s);
+}
+
+}  // namespace
+
+#define EW_VARIANT_API extern "C" __attribute__((visibility("default"))) int
+
+#define EW_VARIANTS_1D(suffix, T, v, P)                                                                     \
+  EW_VARIANT_API ew_cells_relu_##suffix##__##v(void* y, const void* x, std::int64_t n, cudaStream_t s) {    \
+    return unary<P<T, 1>, T>(ew::relu<T>{}, y, x, n, s);                                                    \
+  }                                                                                                         \
+  EW_VARIANT_API ew_cells_add_##suffix##__##v(void* y, const void* a, const void* b, std::int64_t n,        \
+                                              cudaStream_t s) {                                             \
+    return add<P<T, 2>, T>(y, a, b, n, s);                                                                  \
+  }                                                                                                         \
+  EW_VARIANT_API ew_cells_clamp_##suffix##__##v(void* y, const void* x, std::int64_t n, float lo, float hi, \
+                                                cudaStream_t s) {                                           \
+    return unary<P<T, 1>, T>(ew::clamp<T>{ew::down<T>(lo), ew::down<T>(hi)}, y, x, n, s);                   \
+  }                                                                                                         \
+  EW_VARIANT_API ew_cells_scale_bias_##suffix##__##v(void* y, const void* x, std::int64_t n, float alpha,   \
+                                                     float beta, cudaStream_t s) {                          \
+    using C = ew::compute_t<T>;                                                                             \
+    return unary<P<T, 1>, T>(ew::scale_bias<T>{static_cast<C>(alpha), static_cast<C>(beta)}, y, x, n, s);   \
+  }
+
+#define EW_VARIANTS_1D_ALL(v, P)    \
+  EW_VARIANTS_1D(f32, float, v, P)  \
+  EW_VARIANTS_1D(f16, __half, v, P) \
+  EW_VARIANTS_1D(bf16, __nv_bfloat16, v, P)
+
+EW_VARIANTS_1D_ALL(tri, tri_policy)
+EW_VARIANTS_1D_ALL(nopdl, nopdl_policy)
+EW_VARIANTS_1D_ALL(t512, t512_policy)
+
+#define EW_LEAN_1D(suffix, T)                                                                                \
+  EW_VARIANT_API ew_cells_relu_##suffix##__lean(void* y, const void* x, std::int64_t n, cudaStream_t s) {    \
+    return lean<T>(ew::relu<T>{}, y, n, s, static_cast<const T*>(x));                                        \
+  }                                                                                                          \
+  EW_VARIANT_API ew_cells_add_##suffix##__lean(void* y, const void* a, const void* b, std::int64_t n,        \
+                                               cudaStream_t s) {                                             \
+    return lean<T>(ew::add<T>{}, y, n, s, static_cast<const T*>(a), static_cast<const T*>(b));               \
+  }                                                                                                          \
+  EW_VARIANT_API ew_cells_clamp_##suffix##__lean(void* y, const void* x, std::int64_t n, float lo, float hi, \
+                                                 cudaStream_t s) {                                           \
+    return lean<T>(ew::clamp<T>{ew::down<T>(lo), ew::down<T>(hi)}, y, n, s, static_cast<const T*>(x));       \
+  }                                                                                                          \
+  EW_VARIANT_API ew_cells_scale_bias_##suffix##__lean(void* y, const void* x, std::int64_t n, float alpha,   \
+                                                      float beta, cudaStream_t s) {                          \
+    using C = ew::compute_t<T>;                                                                              \
+    return lean<T>(ew::scale_bias<T>{static_cast<C>(alpha), static_cast<C>(beta)}, y, n, s,                  \
+                   static_cast<const T*>(x));                                                                \
+  }
+EW_LEAN_1D(f32, float)
+EW_LEAN_1D(f16, __half)
+EW_LEAN_1D(bf16, __nv_bfloat16)
+
+#define EW_VARIANTS_ND(suffix, T, v)                                                                        \
+  EW_VARIANT_API ew_cells_bias_add_##suffix##__##v(void* y, const void* x, const void* b, std::int64_t R,   \
+                                                   std::int64_t C, cudaStream_t s) {                        \
+    return bias_add<nd_policy<v##_shapes>, T>(y, x, b, R, C, s);                                            \
+  }                                                                                                         \
+  EW_VARIANT_API ew_cells_col_mul_##suffix##__##v(void* y, const void* x, const void* col, std::int64_t R,  \
+                                                  std::int64_t C, cudaStream_t s) {                         \
+    return col_mul<nd_policy<v##_shapes>, T>(y, x, col, R, C, s);                                           \
+  }                                                                                                         \
+  EW_VARIANT_API ew_cells_channel_norm_##suffix##__##v(void* y, const void* x, const void* mean,            \
+                                                       const void* inv_std, std::int64_t N, std::int64_t C, \
+                                                       std::int64_t H, std::int64_t W, cudaStream_t s) {    \
+    return channel_norm_nchw<nd_policy<v##_shapes>, T>(y, x, mean, inv_std, N, C, H, W, s);                 \
+  }
+
+#define EW_VARIANTS_TRANSPOSE(suffix, T, v)                                                                 \
+  EW_VARIANT_API ew_cells_transpose_##suffix##__##v(void* y, const void* x, std::int64_t R, std::int64_t C, \
+                                                    cudaStream_t s) {                                       \
+    return transpose<nd_policy<v##_shapes>, T>(y, x, R, C, s);                                              \
+  }
+
+#define EW_VARIANTS_ROWS(v)     \
+  EW_VARIANTS_ND(f32, float, v) \
+  EW_VARIANTS_ND(bf16, __nv_bfloat16, v)
+#define EW_VARIANTS_TILES(v)           \
+  EW_VARIANTS_TRANSPOSE(f32, float, v) \
+  EW_VARIANTS_TRANSPOSE(bf16, __nv_bfloat16, v)
+
+EW_VARIANTS_ROWS(gather)
+EW_VARIANTS_ROWS(row256)
+EW_VARIANTS_ROWS(rowu4)
+EW_VARIANTS_ROWS(rowc512)
+EW_VARIANTS_TILES(t64x128)
+EW_VARIANTS_TILES(t128x512)
+EW_VARIANTS_TILES(tl8)
+EW_VARIANTS_TILES(tocc6)
+EW_VARIANTS_TILES(t32x64)
+EW_VARIANTS_TILES(t64x64)
+EW_VARIANTS_TILES(t128x128)
+EW_VARIANTS_ROWS(rc256)
+EW_VARIANTS_ROWS(r256c512)
+
+/// Why the calling thread's last failed ew call failed (ew::last_error_message()).
+extern "C" __attribute__((visibility("default"))) const char* ew_cells_last_error() {
+  return ew::last_error_message();
+}
