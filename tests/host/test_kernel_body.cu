@@ -64,8 +64,9 @@ std::tuple<std::integral_constant<std::size_t, K>...> index_tuple(std::index_seq
 
 /// Runs the whole simulated grid the launcher would launch for `op` on `n` elements, one output, inputs
 /// `In...` at the given element offsets (output first), and checks every output element and the guards.
+/// Returns whether the launch took the whole-tile path (`launch_shape::whole_tiles`).
 template <int Vec, int Unroll, class Out, class... In, class Op>
-void run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
+bool run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
   host_array<Out> out(n, offsets[0] * sizeof(Out));
   auto make_inputs = [&](auto... k) {
     return std::tuple<host_array<In>...>{host_array<In>(n, offsets[1 + k] * sizeof(In))...};
@@ -112,6 +113,7 @@ void run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
   REQUIRE(wrong == 0);
   REQUIRE(out.guards_intact());
   std::apply([&](auto&... a) { REQUIRE((a.guards_intact() && ...)); }, ins);
+  return plan.shape.whole_tiles;
 }
 
 struct add3 {
@@ -141,6 +143,22 @@ TEST_CASE("kernel body on the host: every element and no byte more, at every off
   }
   // Non-power-of-two elements take the scalar path and still cover everything exactly once.
   for (std::size_t n : sizes) run_body<1, 2, float3, float3, float3>(add3{}, n, {0, 1, 2});
+}
+
+TEST_CASE("kernel body on the host: launches of whole tiles take the 32-bit whole-tile path",
+          "[kernel_body]") {
+  // Tiles of 256 vectors: 1024 f32 elements (vectors of 4), 2048 f16, 4096 int8 (vectors of 16).
+  for (std::size_t n : {std::size_t{1024}, std::size_t{8192}, std::size_t{1} << 20}) {
+    INFO("n=" << n);
+    CHECK(run_body<4, 2, float, float>(ew::relu<float>{}, n, {0, 0}));
+    CHECK(run_body<8, 1, __half, __half, __half>(ew::add<__half>{}, 2 * n, {0, 0, 0}));
+    CHECK(run_body<4, 1, float, __half, float>(mix{}, n, {0, 4, 0}));
+    CHECK(run_body<16, 2, std::int8_t, float>(ew::cast<std::int8_t>{}, 4 * n, {0, 0}));
+    // A head, a tail or pointers that cannot align together: the general path.
+    CHECK_FALSE(run_body<4, 2, float, float>(ew::relu<float>{}, n, {1, 1}));
+    CHECK_FALSE(run_body<4, 2, float, float>(ew::relu<float>{}, n + 4, {0, 0}));
+    CHECK_FALSE(run_body<4, 2, float, float>(ew::relu<float>{}, n, {0, 1}));
+  }
 }
 
 namespace {

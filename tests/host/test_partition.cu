@@ -262,6 +262,17 @@ TEST_CASE("launch plan: one tile per block, unroll vectors per thread, whole til
   REQUIRE(plan_launch(4096, 0, 4, 1, tiny).shape.block_threads == 32);
   tiny.tile_vectors = 1 << 20;
   REQUIRE(plan_launch(4096, 0, 4, 1, tiny).shape.block_threads == ew::tuning::max_block_threads);
+  // Whole tiles only, one a block, below 2^32 elements: the kernel's 32-bit whole-tile path.
+  REQUIRE(unary.shape.whole_tiles);
+  REQUIRE(binary.shape.whole_tiles);
+  REQUIRE(big.shape.whole_tiles);
+  REQUIRE(f.shape.whole_tiles);
+  REQUIRE_FALSE(part.shape.whole_tiles);                                    // a tail
+  REQUIRE_FALSE(plan_launch(4096 + 4, 1, 4, 2, policy).shape.whole_tiles);  // a head
+  REQUIRE_FALSE(plan_launch(4096, 0, 1, 2, policy).shape.whole_tiles);      // the scalar path
+  REQUIRE_FALSE(plan_launch(1000, 0, 4, 2, policy).shape.whole_tiles);      // no whole tile
+  REQUIRE(plan_launch((std::size_t{1} << 32) - 1024, 0, 4, 2, policy).shape.whole_tiles);
+  REQUIRE_FALSE(plan_launch(std::size_t{1} << 32, 0, 4, 2, policy).shape.whole_tiles);  // 2^32 elements
   // Sizes past 2^32 elements keep 64-bit arithmetic: the partition holds all of them.
   const partition huge = make_partition((std::size_t{1} << 33) + 5, 3, 16, 256);
   REQUIRE(huge.tiles == ((std::size_t{1} << 33) + 2) / 16 / 256);

@@ -92,6 +92,11 @@ struct elementwise_thread {
     vectors_impl(first, stride, in_seq{}, out_seq{});
   }
 
+  /// The same in 32-bit arithmetic, for a launch whose element indices fit 32 bits and whose `head` is 0
+  /// (`launch_shape::whole_tiles`).
+#pragma nv_exec_check_disable
+  EW_HD void vectors(unsigned first, unsigned stride) { vectors_impl(first, stride, in_seq{}, out_seq{}); }
+
  private:
 #pragma nv_exec_check_disable
   template <std::size_t... I, std::size_t... O>
@@ -103,8 +108,8 @@ struct elementwise_thread {
   }
 
 #pragma nv_exec_check_disable
-  template <std::size_t... I, std::size_t... O>
-  EW_HD void vectors_impl(std::size_t first, std::size_t stride, cuda::std::index_sequence<I...>,
+  template <class Index, std::size_t... I, std::size_t... O>
+  EW_HD void vectors_impl(Index first, Index stride, cuda::std::index_sequence<I...>,
                           cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, Unroll>...> loaded;
     // Every input's vector `u` in input order, for each `u`: with a random operand its Philox rounds sit
@@ -112,7 +117,7 @@ struct elementwise_thread {
     // 0.752 of relu, against 0.837 in this order: docs/PERFORMANCE.md, change 9b), so it was taken back.
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
-      const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
+      const Index e = static_cast<Index>(head) + (first + static_cast<Index>(u) * stride) * Vec;
       ((cuda::std::get<I>(loaded)[u] = cuda::std::get<I>(ins).template vector<Vec>(e)), ...);
     }
     EW_DETAIL_UNROLL
@@ -133,7 +138,7 @@ struct elementwise_thread {
           ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
         }
       }
-      const std::size_t e = head + (first + static_cast<std::size_t>(u) * stride) * Vec;
+      const Index e = static_cast<Index>(head) + (first + static_cast<Index>(u) * stride) * Vec;
       (store_vector<Vec>(cuda::std::get<O>(outs) + e, cuda::std::get<O>(results)), ...);
     }
   }
@@ -142,7 +147,8 @@ struct elementwise_thread {
 /// What thread `thread` of block `block` of the kernel does: one kernel holds both paths, chosen per launch
 /// by `p.vec`:
 /// - the vectorized path (`p.vec == Vec`): `Vec` elements per access, `Unroll` vectors per input in flight
-///   per thread, after a head that aligns every pointer (`vector_head`);
+///   per thread, after a head that aligns every pointer (`vector_head`); when the launch is whole tiles
+///   only, one a block, below 2^32 elements (`s.whole_tiles`), the block's tile alone, in 32-bit indices;
 /// - the scalar path (`p.vec == 1`): one element per access, `ScalarUnroll` in flight per thread.
 /// `p` and `s` come from `plan_paths` (launch_shape.cuh) for the same `Vec` and `Unroll`. `__host__
 /// __device__` so that the host tests run it for every thread of simulated grids.
@@ -154,6 +160,20 @@ EW_HD auto elementwise_grid_thread(const Op& op, const partition& p, const launc
   // The scalar elements are the same code on both paths: one loop for them, after the tiles.
   elementwise_thread<Op, 1, ScalarUnroll, OutPtrs, Ins> scalar_thread{op, outs, ins, 0};
   if constexpr (Vec > 1) {
+    if (s.whole_tiles) {
+      // Whole tiles only, one a block, indices in 32 bits: no tile loop, no scalar elements. Probe 8
+      // (docs/PERFORMANCE.md): a kernel of only this ran the 1-D cells 2 to 8% faster at 2^20 and 2^22
+      // elements and 1 to 4% at 2^24 than the general path, the same from 2^26.
+      elementwise_thread<Op, Vec, Unroll, OutPtrs, Ins> vector_thread{op, outs, ins, 0};
+      const auto tv = static_cast<unsigned>(p.tile_vectors), bt = static_cast<unsigned>(s.block_threads);
+      vector_thread.vectors(static_cast<unsigned>(block) * tv + static_cast<unsigned>(thread), bt);
+      if constexpr (has_side_reductions_v<Op>) {
+        scalar_thread.op.merge(vector_thread.op);
+        return scalar_thread.op;
+      } else {
+        return;
+      }
+    }
     if (p.vec == Vec) {
       elementwise_thread<Op, Vec, Unroll, OutPtrs, Ins> vector_thread{op, outs, ins, p.head};
       tile_schedule(p, s, block, thread, vector_thread);

@@ -30,7 +30,8 @@ struct launch_plan {
 /// `tile_vectors / per_thread` (at least a warp), clamped to `[1, max_block_threads]`: the kernels are
 /// compiled for at most that many threads (`__launch_bounds__`), and a launch of more would fail. One whole
 /// tile per block, and enough blocks besides for one scalar element per thread (a grid of at least one
-/// block): a thread with several scalar elements would take one memory round trip for each.
+/// block): a thread with several scalar elements would take one memory round trip for each. A launch of
+/// whole tiles only, one a block, below 2^32 elements, is marked `whole_tiles`.
 EW_HD launch_plan plan_launch(std::size_t n, std::size_t head, int vec, int per_thread,
                               const tuning::launch_policy& policy) {
   // Written out: CCCL 3.0.1, the toolkit's, has no public <cuda/std/algorithm> (min, max, clamp).
@@ -44,7 +45,9 @@ EW_HD launch_plan plan_launch(std::size_t n, std::size_t head, int vec, int per_
   // The grid's x dimension holds 2^31 - 1 blocks; past that (2^31 blocks x 256 threads x 16 bytes =
   // 8 TiB of one array) blocks loop over tiles.
   if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
-  return launch_plan{p, launch_shape{blocks < 1 ? 1 : blocks, bt}};
+  launch_shape s{blocks < 1 ? 1 : blocks, bt};
+  s.whole_tiles = vec > 1 && p.tiles > 0 && p.scalars() == 0 && blocks == p.tiles && n <= 0xffffffffu;
+  return launch_plan{p, s};
 }
 
 /// Elements in flight per thread on the scalar path of a kernel whose vectorized path has `Unroll` vectors

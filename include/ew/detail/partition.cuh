@@ -94,6 +94,10 @@ struct launch_shape {
   /// this one has started (`cudaTriggerProgrammaticLaunchCompletion` at the top), rather than as its blocks
   /// exit. Chosen by `launch_kernel` (dispatch.cuh) with `tuning::early_trigger`.
   bool early_trigger = false;
+  /// Every element is in the vectorized body's whole tiles (no head, no tail), one tile a block, and the
+  /// element indices fit 32 bits: the kernel takes its whole-tile path (`whole_tile_thread`, kernel.cuh).
+  /// Set by `plan_launch` (launch_shape.cuh).
+  bool whole_tiles = false;
 };
 
 /// Walks the vector tiles of thread `thread` of block `block` in a launch of shape `s` over partition `p`.
