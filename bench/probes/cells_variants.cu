@@ -35,6 +35,8 @@
 
 #include <ew/elementwise.cuh>
 
+#include "../torch_cells/cell_ops.cuh"
+
 namespace {
 
 /// Inductor's 1-D block: 128 threads, 8 elements a thread of every input (`Arity` inputs of `T`).
@@ -103,19 +105,8 @@ EW_ND_VARIANT(t128x128, s.tile_side = 128; s.tile_block_threads = 128; s.tile_mi
 EW_ND_VARIANT(rc256, s.row_chunk_vectors = 256)
 EW_ND_VARIANT(r256c512, s.row_block_threads = 256; s.row_chunk_vectors = 512; s.row_min_vectors = 512)
 
-/// y = x, as ew_cells.cu's.
-template <class T>
-struct copy_of {
-  EW_HD T operator()(T x) const { return x; }
-};
-
-/// As ew_cells.cu's.
-template <class T>
-struct channel_norm {
-  EW_HD T operator()(T x, T mean, T inv_std) const {
-    return ew::down<T>((ew::up(x) - ew::up(mean)) * ew::up(inv_std));
-  }
-};
+using ew_cells::channel_norm;
+using ew_cells::copy_of;
 
 template <class P, class T>
 int bias_add(void* y, const void* x, const void* b, std::int64_t R, std::int64_t C, cudaStream_t s) {

@@ -24,22 +24,12 @@
 
 #include <ew/elementwise.cuh>
 
+#include "cell_ops.cuh"
+
 namespace {
 
-/// y = x: the copy (ew has no identity op).
-template <class T>
-struct copy_of {
-  EW_HD T operator()(T x) const { return x; }
-};
-
-/// (x - mean) * inv_std in compute_t<T> (float for the 16-bit types), rounded once: what torch.compile's
-/// kernel computes; eager PyTorch rounds x - mean to T first.
-template <class T>
-struct channel_norm {
-  EW_HD T operator()(T x, T mean, T inv_std) const {
-    return ew::down<T>((ew::up(x) - ew::up(mean)) * ew::up(inv_std));
-  }
-};
+using ew_cells::channel_norm;
+using ew_cells::copy_of;
 
 template <class T>
 int bias_add(void* y, const void* x, const void* b, std::int64_t R, std::int64_t C, cudaStream_t s) {

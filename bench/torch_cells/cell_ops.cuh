@@ -1,0 +1,26 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+//
+// The functors of the torch cells that ew's catalog lacks, shared by libew_cells.so (ew_cells.cu) and its
+// policy variants (bench/probes/cells_variants.cu).
+
+#include <ew/elementwise.cuh>
+
+namespace ew_cells {
+
+/// y = x: the copy (ew has no identity op).
+template <class T>
+struct copy_of {
+  EW_HD T operator()(T x) const { return x; }
+};
+
+/// (x - mean) * inv_std in compute_t<T> (float for the 16-bit types), rounded once: what torch.compile's
+/// kernel computes; eager PyTorch rounds x - mean to T first.
+template <class T>
+struct channel_norm {
+  EW_HD T operator()(T x, T mean, T inv_std) const {
+    return ew::down<T>((ew::up(x) - ew::up(mean)) * ew::up(inv_std));
+  }
+};
+
+}  // namespace ew_cells
