@@ -5,11 +5,13 @@
 // shapes; and the tile kernel's two phases over every thread of simulated blocks for transposes and
 // permutes of several element types, tile-sized and not, offset and aligned, with broadcast and index
 // operands beside the permuted input. Each output element must equal the op on its inputs and be stored
-// exactly once, and every vector access must be aligned.
+// exactly once, and every vector access must be aligned. And the staged tile's shared-memory layout: one
+// place for every element, and the banks each warp's stores and loads meet.
 
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <set>
 #include <random>
 #include <string>
 #include <vector>
@@ -366,4 +368,91 @@ TEST_CASE("the tile, row and gather kernels under a policy's shapes (policy_entr
   // Rows shorter than 8 vectors and rows that are not whole vectors: the gather path, 3 vectors a thread.
   CHECK(row_case<float, odd_shapes>(4, 3, 28, 0, ++seed).rfind("gather", 0) == 0);
   CHECK(row_case<float, odd_shapes>(2, 3, 1026, 2, ++seed).rfind("gather", 0) == 0);
+}
+
+namespace {
+
+/// Checks `staged_layout<T, Side>`: every element of the tile has its own place inside `bytes`; a warp's
+/// staging stores (32 slots, one word of each at a time, `stage_slot`) and its compute loads of `Vec`
+/// elements (consecutive output vectors of a row, as `tile_thread::compute` takes them) meet each bank at
+/// most once per shared-memory wavefront (128 bytes). Returns the wavefronts over the ideal, summed.
+template <class T, int Side, int Vec>
+int layout_case() {
+  using L = ew::detail::staged_layout<T, Side>;
+  std::set<int> places;
+  for (int b = 0; b < Side; ++b) {
+    for (int a = 0; a < Side; ++a) {
+      const int at = L::byte_offset(b, a);
+      CHECK(at >= 0);
+      CHECK(at + static_cast<int>(sizeof(T)) <= static_cast<int>(L::bytes));
+      places.insert(at);
+    }
+  }
+  CHECK(places.size() == static_cast<std::size_t>(Side) * Side);
+  // The wavefronts a warp's access of `bytes` each from `at[lane]` takes: the most distinct 4-byte words
+  // it meets in one bank (words at one address are one broadcast), times the access's 128-byte groups.
+  const auto excess = [](const std::vector<int>& at, int bytes) {
+    std::map<int, std::set<int>> bank_words;
+    for (int x : at) {
+      for (int k = 0; k < bytes; k += 4) bank_words[(x + k) / 4 % 32].insert((x + k) / 4);
+    }
+    std::size_t most = 0;
+    for (const auto& [bank, words] : bank_words) most = std::max(most, words.size());
+    const int ideal = static_cast<int>((at.size() * bytes + 127) / 128);
+    return static_cast<int>(most) - ideal;
+  };
+  int over = 0;
+  for (int warp = 0; warp * 32 < L::slots; ++warp) {  // staging: word j of each slot's `pack` rows
+    for (int j = 0; j < L::stage_vec; ++j) {
+      std::vector<int> at;
+      for (int lane = 0; lane < 32 && warp * 32 + lane < L::slots; ++lane) {
+        int w = 0, c = 0;
+        L::stage_slot(warp * 32 + lane, w, c);
+        at.push_back(L::word_index(c * L::stage_vec + j, w) * L::word_bytes);
+      }
+      over += excess(at, L::word_bytes);
+    }
+  }
+  constexpr int per_row = Side / Vec;
+  for (int warp = 0; warp * 32 < Side * per_row; ++warp) {  // compute: one vector of Vec elements a lane
+    std::vector<int> at;
+    for (int lane = 0; lane < 32; ++lane) {
+      const int s = warp * 32 + lane;
+      at.push_back(L::byte_offset(s / per_row, s % per_row * Vec));
+    }
+    over += excess(at, static_cast<int>(sizeof(T)) * Vec);
+  }
+  // Every staging slot is one (word column, vector along b) pair.
+  std::set<std::pair<int, int>> slots;
+  for (int s = 0; s < L::slots; ++s) {
+    int w = 0, c = 0;
+    L::stage_slot(s, w, c);
+    CHECK(w < L::row_words);
+    CHECK(c < L::b_vectors);
+    slots.insert({w, c});
+  }
+  CHECK(slots.size() == static_cast<std::size_t>(L::slots));
+  return over;
+}
+
+}  // namespace
+
+TEST_CASE("tile kernel: the staged tile's shared-memory layout and its banks", "[nd][tile]") {
+  // ew's tiles (64 a side, 128 for 1-byte types) meet no bank twice in a wavefront, either way.
+  CHECK(layout_case<float, 64, 4>() == 0);
+  CHECK(layout_case<__nv_bfloat16, 64, 8>() == 0);
+  CHECK(layout_case<__half, 64, 8>() == 0);
+  CHECK(layout_case<std::uint8_t, 128, 16>() == 0);
+  CHECK(layout_case<double, 64, 2>() == 0);
+  CHECK(layout_case<float, 128, 4>() == 0);
+  CHECK(layout_case<__nv_bfloat16, 128, 8>() == 0);
+  // Narrower outputs than the staged input's vectors (a bf16 input, f32 output: 4 elements a load).
+  CHECK(layout_case<__nv_bfloat16, 64, 4>() == 0);
+  CHECK(layout_case<std::uint8_t, 128, 4>() == 0);
+  // Small tiles still give every element a place (their banks are not the point).
+  layout_case<float, 16, 4>();
+  layout_case<__nv_bfloat16, 16, 8>();
+  layout_case<std::uint8_t, 16, 16>();
+  layout_case<std::uint8_t, 32, 2>();
+  layout_case<double, 16, 1>();
 }

@@ -6,14 +6,15 @@
 /// another dimension than the outputs (a transposed copy, NCHW to NHWC, `permute(0, 2, 1, 3)`). Each block
 /// takes a square tile (`nd_kernel_shapes::tile_side_for`, tuning.cuh) of elements of two dimensions: `a`,
 /// the outputs' innermost, and `b`, along which those inputs are contiguous (stride 1). It first stages those
-/// inputs' tiles in shared memory with 16-byte loads along `b` (`stage`), then computes and writes the
-/// outputs with 16-byte stores along `a`, reading the staged inputs across the shared-memory rows and every
-/// other input directly
-/// (`compute`). Both phases are `__host__ __device__`: the host tests run every thread of simulated
-/// blocks, phase by phase, over a buffer that stands for the shared memory.
+/// inputs' tiles in shared memory with 16-byte loads along `b`, transposed (`stage`, `staged_layout`), then
+/// computes and writes the outputs with 16-byte stores along `a`, reading each output vector's staged inputs
+/// with one shared-memory load and every other input directly (`compute`). Both phases are
+/// `__host__ __device__`: the host tests run every thread of simulated blocks, phase by phase, over a buffer
+/// that stands for the shared memory.
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 
 #include <cuda/std/array>
 #include <cuda/std/tuple>
@@ -74,16 +75,74 @@ EW_HD void tile_origin(const tile_plan<R>& p, std::uint64_t t, std::int64_t (&co
   nb = static_cast<int>(p.extent_b - b0 < p.side ? p.extent_b - b0 : p.side);
 }
 
-/// Elements of `T` between the rows of a staged tile in shared memory: the tile's side and 4 bytes (one
-/// bank) more, so that a warp reading down a column, or writing along rows from 16-byte loads, meets at
-/// most two words in a bank.
+/// How a staged input's tile lies in shared memory: transposed, row `b` holding the tile's elements along
+/// `a`, so that the compute phase reads an output vector's inputs with one shared-memory load. Elements of
+/// 1 and 2 bytes are packed `pack` to a 4-byte word (consecutive `a`): the staging phase loads `pack` input
+/// rows and stores each column of them as one word, so a bf16 tile costs one 4-byte store per two elements
+/// and one 16-byte load per eight, where one 2-byte access an element each way ran the 64 x 64 bf16
+/// transpose at 0.77 to 0.81 of the 1-D copy (probe 8). The 16-byte chunks of a row are XOR-swizzled by
+/// the row's staging vector (`b / stage_vec`, 8 chunks): the staging stores of a warp (8 vectors along `b`
+/// times one chunk along `a`, `stage_slot`) and the compute loads (8 consecutive vectors of a row) each
+/// meet every bank once.
 template <class T, int Side>
-inline constexpr int tile_row_elements = Side + (sizeof(T) >= 4 ? 1 : 4 / static_cast<int>(sizeof(T)));
+struct staged_layout {
+  /// Elements a 16-byte load along `b` brings (1 for element types that take the scalar path).
+  static constexpr int stage_vec =
+      is_vectorizable_v<T> && sizeof(T) <= 16 ? static_cast<int>(16 / sizeof(T)) : 1;
+  /// Elements of consecutive `a` in one shared-memory word.
+  static constexpr int pack = is_vectorizable_v<T> && sizeof(T) < 4 ? static_cast<int>(4 / sizeof(T)) : 1;
+  static constexpr int word_bytes = static_cast<int>(sizeof(T)) * pack;
+  static constexpr int row_words = Side / pack;
+  /// Words a 16-byte chunk holds (1 and no swizzle for the scalar path's element types).
+  static constexpr int chunk_words = stage_vec > 1 ? 16 / word_bytes : 1;
+  static constexpr int row_chunks = row_words / chunk_words;
+  static constexpr int swizzle_mask = (row_chunks < 8 ? row_chunks : 8) - 1;
+  /// Bytes the staged tile takes, rounded up to 16.
+  static constexpr std::size_t bytes =
+      (static_cast<std::size_t>(Side) * row_words * word_bytes + 15) / 16 * 16;
+  /// Staging vectors along `b` in the tile, and slots of the staging phase (`pack` loads each).
+  static constexpr int b_vectors = Side / stage_vec;
+  static constexpr int slots = row_words * b_vectors;
 
-/// Bytes of shared memory a staged input of `T` takes, rounded up to 16.
+  /// The word index of word `w` (elements `w * pack` on) of row `b`.
+  EW_HD static constexpr int word_index(int b, int w) {
+    return b * row_words + ((w / chunk_words) ^ ((b / stage_vec) & swizzle_mask)) * chunk_words +
+           w % chunk_words;
+  }
+  /// The byte offset of element `a` of row `b`.
+  EW_HD static constexpr int byte_offset(int b, int a) {
+    return word_index(b, a / pack) * word_bytes + a % pack * static_cast<int>(sizeof(T));
+  }
+  /// Staging slot `s`'s word column `w` (its input rows are `w * pack` on) and vector `c` along `b`. A
+  /// warp's 32 slots are 8 vectors along `b` (128 bytes of each input row: coalesced) times the words of
+  /// one chunk, so that each of its shared-memory stores meets every bank once.
+  EW_HD static constexpr void stage_slot(int s, int& w, int& c) {
+    constexpr int cl = b_vectors < 8 ? b_vectors : 8;
+    constexpr int el = chunk_words < row_words ? chunk_words : row_words;
+    const int c_low = s % cl;
+    int r = s / cl;
+    const int w_low = r % el;
+    r /= el;
+    c = r % (b_vectors / cl) * cl + c_low;
+    w = r / (b_vectors / cl) * el + w_low;
+  }
+};
+
+/// Bytes of shared memory a staged input of `T` takes.
 template <class T, int Side>
-inline constexpr std::size_t tile_stage_bytes =
-    (static_cast<std::size_t>(Side) * tile_row_elements<T, Side> * sizeof(T) + 15) / 16 * 16;
+inline constexpr std::size_t tile_stage_bytes = staged_layout<T, Side>::bytes;
+
+/// Shared-memory words: `Bytes` at `p`, as one access on the device and bytes on the host.
+template <class W>
+EW_HD W smem_get(const unsigned char* p) {
+  W r;
+  NV_IF_TARGET(NV_IS_DEVICE, (r = *reinterpret_cast<const W*>(p);), (std::memcpy(&r, p, sizeof(W));));
+  return r;
+}
+template <class W>
+EW_HD void smem_put(unsigned char* p, const W& w) {
+  NV_IF_TARGET(NV_IS_DEVICE, (*reinterpret_cast<W*>(p) = w;), (std::memcpy(p, &w, sizeof(W));));
+}
 
 /// An array input or output of a tile launch: element `coord` is `ptr[row_offset(stride, coord)]`. `a` and
 /// `b` are its strides along those dimensions. An input with `smem >= 0` is staged: contiguous along `b`
@@ -156,37 +215,59 @@ struct tile_thread {
   EW_HD void stage_one(const tile_array<const T, R>& in, const std::int64_t (&coord)[R], std::int64_t a0,
                        std::int64_t b0, int na, int nb, unsigned char* smem, int thread) {
     if (in.smem < 0) return;
-    constexpr int v = is_vectorizable_v<T> && sizeof(T) <= 16 ? static_cast<int>(16 / sizeof(T)) : 1;
-    constexpr int per_row = side / v;
-    constexpr int slots = side * per_row;
-    constexpr int per_thread = (slots + threads - 1) / threads;
-    T* tile = reinterpret_cast<T*>(smem + in.smem);
+    using L = staged_layout<T, Side>;
+    constexpr int v = L::stage_vec, pack = L::pack;
+    constexpr int per_thread = (L::slots + threads - 1) / threads;
+    unsigned char* tile = smem + in.smem;
     const T* base = in.ptr + row_offset(in.stride, coord, p.rank) + a0 * in.a + b0;
-    constexpr int loads = S::value.tile_loads_in_flight;
-    constexpr int chunk = per_thread < loads ? per_thread : loads;
+    // Slots (of `pack` loads each) a thread loads before it stores the first.
+    constexpr int slot_loads =
+        S::value.tile_loads_in_flight / pack > 0 ? S::value.tile_loads_in_flight / pack : 1;
+    constexpr int chunk = per_thread < slot_loads ? per_thread : slot_loads;
     for (int k0 = 0; k0 < per_thread; k0 += chunk) {
-      vector_word<T, v> w[chunk];
+      vector_word<T, v> x[chunk][pack];
       EW_DETAIL_UNROLL
       for (int k = 0; k < chunk; ++k) {  // every load of the chunk first
         const int s = thread + (k0 + k) * threads;
-        const int al = s / per_row, bl = s % per_row * v;
-        if (s < slots && al < na) {
-          const T* q = base + al * in.a + bl;
-          if (bl + v <= nb && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * v) == 0) {
-            w[k] = load_vector<v>(q);
+        int w = 0, c = 0;
+        L::stage_slot(s, w, c);
+        const int bl = c * v;
+        EW_DETAIL_UNROLL
+        for (int r = 0; r < pack; ++r) {
+          const int al = w * pack + r;
+          if (s < L::slots && al < na) {
+            const T* q = base + al * in.a + bl;
+            if (bl + v <= nb && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * v) == 0) {
+              x[k][r] = load_vector<v>(q);
+            } else {
+              EW_DETAIL_UNROLL
+              for (int j = 0; j < v; ++j) x[k][r].elements.v[j] = bl + j < nb ? q[j] : T{};
+            }
           } else {
             EW_DETAIL_UNROLL
-            for (int j = 0; j < v; ++j) w[k].elements.v[j] = bl + j < nb ? q[j] : T{};
+            for (int j = 0; j < v; ++j) x[k][r].elements.v[j] = T{};  // past the tile's rows: never read
           }
         }
       }
       EW_DETAIL_UNROLL
       for (int k = 0; k < chunk; ++k) {
         const int s = thread + (k0 + k) * threads;
-        const int al = s / per_row, bl = s % per_row * v;
-        if (s < slots && al < na) {
+        int w = 0, c = 0;
+        L::stage_slot(s, w, c);
+        const int bl = c * v;
+        if (s < L::slots && w * pack < na) {
           EW_DETAIL_UNROLL
-          for (int j = 0; j < v; ++j) tile[al * tile_row_elements<T, Side> + bl + j] = w[k].elements.v[j];
+          for (int j = 0; j < v; ++j) {
+            unsigned char* at = tile + L::word_index(bl + j, w) * L::word_bytes;
+            if constexpr (pack > 1) {
+              vector_word<T, pack> u;
+              EW_DETAIL_UNROLL
+              for (int r = 0; r < pack; ++r) u.elements.v[r] = x[k][r].elements.v[j];
+              smem_put(at, u.word);
+            } else {
+              smem_put(at, x[k][0].elements.v[j]);
+            }
+          }
         }
       }
     }
@@ -197,10 +278,16 @@ struct tile_thread {
   EW_HD vector_word<T, Vec> read(const tile_array<const T, R>& in, std::int64_t base,
                                  const unsigned char* smem, int bl, int al, int n) const {
     vector_word<T, Vec> u;
-    if (in.smem >= 0) {
-      const T* tile = reinterpret_cast<const T*>(smem + in.smem);
-      EW_DETAIL_UNROLL
-      for (int j = 0; j < Vec; ++j) u.elements.v[j] = tile[(al + j) * tile_row_elements<T, Side> + bl];
+    if (in.smem >=
+        0) {  // `Vec` elements along `a` of row `bl`: one shared-memory load where they make a word
+      using L = staged_layout<T, Side>;
+      const unsigned char* tile = smem + in.smem;
+      if constexpr (uses_word_v<T, Vec> && Vec % L::pack == 0 && sizeof(T) * Vec <= 16) {
+        u.word = smem_get<typename raw_word<sizeof(T) * Vec>::type>(tile + L::byte_offset(bl, al));
+      } else {
+        EW_DETAIL_UNROLL
+        for (int j = 0; j < Vec; ++j) u.elements.v[j] = smem_get<T>(tile + L::byte_offset(bl, al + j));
+      }
       return u;
     }
     const T* q = in.ptr + base + bl * in.b + al * in.a;
