@@ -23,7 +23,10 @@
 //   tocc6      ew's tiles compiled for 6 blocks an SM (40 registers)
 //   t32x64     tiles 32 a side, 64 threads, 16 blocks an SM
 //   t64x64     tiles 64 a side, 64 threads, 16 blocks an SM
-//   t128x128   tiles 128 a side, 128 threads, 8 blocks an SM (bf16: 48 KB of shared memory a block)
+//   t128x128   tiles 128 a side, 128 threads, 8 blocks an SM (bf16: 32 KB of shared memory a block)
+//   t128x256   tiles 128 a side, 256 threads, 4 blocks an SM; t128x256l8 the same with 8 loads in flight
+//   t64x256    tiles 64 a side, 256 threads, 4 blocks an SM
+//   tg4 ... tg64   ew's tiles in groups of 4, 8, 16, 64 along b (nd_kernel_shapes::tile_group)
 //   rc256      row kernel chunks of 256 vectors (one pass of a block)
 //   r256c512   row kernel blocks of 256 threads, chunks of 512 vectors (rows from 512)
 
@@ -102,6 +105,14 @@ EW_ND_VARIANT(tocc6, s.tile_min_blocks_per_sm = 6)
 EW_ND_VARIANT(t32x64, s.tile_side = 32; s.tile_block_threads = 64; s.tile_min_blocks_per_sm = 16)
 EW_ND_VARIANT(t64x64, s.tile_side = 64; s.tile_block_threads = 64; s.tile_min_blocks_per_sm = 16)
 EW_ND_VARIANT(t128x128, s.tile_side = 128; s.tile_block_threads = 128; s.tile_min_blocks_per_sm = 8)
+EW_ND_VARIANT(t128x256, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4)
+EW_ND_VARIANT(t128x256l8, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4;
+              s.tile_loads_in_flight = 8)
+EW_ND_VARIANT(t64x256, s.tile_side = 64; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4)
+EW_ND_VARIANT(tg4, s.tile_group = 4)
+EW_ND_VARIANT(tg8, s.tile_group = 8)
+EW_ND_VARIANT(tg16, s.tile_group = 16)
+EW_ND_VARIANT(tg64, s.tile_group = 64)
 EW_ND_VARIANT(rc256, s.row_chunk_vectors = 256)
 EW_ND_VARIANT(r256c512, s.row_block_threads = 256; s.row_chunk_vectors = 512; s.row_min_vectors = 512)
 
@@ -282,6 +293,13 @@ EW_VARIANTS_TILES(tocc6)
 EW_VARIANTS_TILES(t32x64)
 EW_VARIANTS_TILES(t64x64)
 EW_VARIANTS_TILES(t128x128)
+EW_VARIANTS_TILES(t128x256)
+EW_VARIANTS_TILES(t128x256l8)
+EW_VARIANTS_TILES(t64x256)
+EW_VARIANTS_TILES(tg4)
+EW_VARIANTS_TILES(tg8)
+EW_VARIANTS_TILES(tg16)
+EW_VARIANTS_TILES(tg64)
 EW_VARIANTS_ROWS(rc256)
 EW_VARIANTS_ROWS(r256c512)
 

@@ -4,12 +4,15 @@
 through libew_cells.so (bench/torch_cells/ew_cells.cu, -DEW_BUILD_TORCH_CELLS=ON) called with ctypes.
 
     python3 bench/scripts/torch_cells.py --lib build-gpu/bench/libew_cells.so --out cells.json --md cells.md
-        [--one-d] [--quick] [--filter REGEX] [--samples 15] [--compile-mode MODE] [--commit SHA]
+        [--one-d] [--permutes] [--quick] [--filter REGEX] [--samples 15] [--compile-mode MODE] [--commit SHA]
 
 Cells, f32 and bf16: bias add x[R, C] + b[C] and column broadcast x[R, C] * col[R, 1] at [2^16, 4096] and
 [2^14, 1000]; per-channel (x - mean[c]) * inv_std[c] over NCHW [32, 256, 56, 56]; transposed copy y[C, R] =
 x[R, C]^T at both shapes; 1-D relu over 32*256*56*56 and 2^26. --one-d adds the 1-D cells: add, relu,
-clamp(-1, 1), scale_bias (1.5 x - 0.25) over f32, f16, bf16 at 2^20, 2^22, ..., 2^28. --quick: a few of each.
+clamp(-1, 1), scale_bias (1.5 x - 0.25) over f32, f16, bf16 at 2^20, 2^22, ..., 2^28. --permutes adds the
+u8 and f64 transposes and, over f32, bf16 and u8, the 4-D permutes y = x.permute(P).contiguous(): NCHW ->
+NHWC from [32, 256, 56, 56], NHWC -> NCHW from [32, 56, 56, 256], attention heads (0, 2, 1, 3) from
+[8, 2048, 16, 128]. --quick: a few of each.
 
 eager: the natural one-liner into the preallocated y (torch.add(x, b, out=y), torch.mul(x - mean, inv_std,
 out=y) (two kernels), y.copy_(x.t()), torch.clamp_min(x, 0, out=y) for relu, torch.clamp; scale_bias the
@@ -27,7 +30,7 @@ torch.cuda._sleep keeps the GPU busy while Python enqueues, so Python's launch c
 out of the timed region; start event, the call, end event. After warm-up calls the implementations take
 turns sample by sample (round robin, the first rotating); median of --samples, cv. GB/s (SI) = (each input
 read once + the output written once) / median. Each result is checked before and after timing, the output
-NaN-filled first, against float64 rounded to the type: exact for copies, relu and clamp, else within 1 ulp
+NaN-filled (u8: zeroed) first, against float64 rounded to the type: exact for copies, relu and clamp, else within 1 ulp
 (scale_bias: plus 1 ulp of alpha x, for kernels that round alpha x first). Exit 1 on a wrong result, a
 failed call or a recompile; exit 0 with a message without torch or a GPU.
 """
@@ -48,7 +51,10 @@ ALPHA, BETA, LO, HI = 1.5, -0.25, -1.0, 1.0
 SEED = 20261202
 MANT = {"f32": 23, "f16": 10, "bf16": 7}  # stored significand bits
 EMIN = {"f32": -126, "f16": -14, "bf16": -126}  # smallest normal exponent
-SIZE = {"f32": 4, "f16": 2, "bf16": 2}
+SIZE = {"f32": 4, "f16": 2, "bf16": 2, "u8": 1, "f64": 8}
+# The 4-D permutes: x's shape and the permutation (y = x.permute(P).contiguous()).
+PERMUTES = {"nchw_to_nhwc": ((32, 256, 56, 56), (0, 2, 3, 1)), "nhwc_to_nchw": ((32, 56, 56, 256), (0, 3, 1, 2)),
+            "heads_0213": ((8, 2048, 16, 128), (0, 2, 1, 3))}
 NCHW = (32, 256, 56, 56)
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEV = "cuda"
@@ -60,6 +66,7 @@ def f_add(y, a, b): torch.add(a, b, out=y)
 def f_mul(y, x, v): torch.mul(x, v, out=y)
 def f_norm(y, x, mean, inv_std): torch.mul(x - mean, inv_std, out=y)
 def f_transpose(y, x): y.copy_(x.t())
+def f_permute(perm): return lambda y, x: y.copy_(x.permute(*perm))
 def f_relu(y, x): torch.clamp_min(x, 0.0, out=y)
 def f_clamp(y, x): torch.clamp(x, LO, HI, out=y)
 def f_scale_bias(y, x): torch.add(x * ALPHA, BETA, out=y)
@@ -74,6 +81,9 @@ def cell_specs(a):
         specs.append(("bcast", "channel_norm", t, NCHW))
         specs += [("transpose", "transpose", t, s) for s in shapes2d]
         specs += [("relu1d", "relu", t, (n,)) for n in (32 * 256 * 56 * 56, 1 << 26)]
+    if a.permutes:  # the other element sizes' transposes, and the 4-D permutes
+        specs += [("transpose", "transpose", t, s) for t in ("u8", "f64") for s in shapes2d]
+        specs += [("permute", p, t, PERMUTES[p][0]) for p in PERMUTES for t in ("f32", "bf16", "u8")]
     if a.quick:
         keep = {("bias_add", "f32", (1 << 14, 1000)), ("col_mul", "bf16", (1 << 14, 1000)),
                 ("channel_norm", "f32", NCHW), ("transpose", "bf16", (1 << 14, 1000)),
@@ -116,15 +126,20 @@ def ew_call(lib, fname, *args):
 def build_cell(spec, lib, stream, gen, mode):
     """Inputs, output, references and the implementations of one cell."""
     group, op, t, shape = spec
-    dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16}[t]
+    dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "u8": torch.uint8,
+          "f64": torch.float64}[t]
 
-    def rnd(*s):  # |v| in [1/16, 4), random sign: never zero
+    def rnd(*s):  # |v| in [1/16, 4), random sign: never zero (u8: 1 to 255)
+        if dt == torch.uint8:
+            return torch.randint(1, 256, s, generator=gen, device=DEV, dtype=torch.uint8)
         mag = 0.0625 + torch.rand(s, generator=gen, device=DEV) * 3.9375
         return torch.where(torch.rand(s, generator=gen, device=DEV) < 0.5, -mag, mag).to(dt)
 
     x = rnd(*shape)
     n, x64, eager_fn = x.numel(), x.double(), None
-    y = torch.empty((shape[1], shape[0]) if op == "transpose" else shape, dtype=dt, device=DEV)
+    perm = PERMUTES[op][1] if group == "permute" else None
+    y_shape = (shape[1], shape[0]) if op == "transpose" else tuple(shape[p] for p in perm) if perm else shape
+    y = torch.empty(y_shape, dtype=dt, device=DEV)
     ins, extra = (x,), 0  # extra: elements read besides x and written besides y
     if op == "bias_add":
         b = rnd(shape[1])
@@ -138,6 +153,8 @@ def build_cell(spec, lib, stream, gen, mode):
         ins, src, extra = (x, mean, inv_std), f_norm, 2 * shape[1]
     elif op == "transpose":
         src, want = f_transpose, x.t()
+    elif perm:
+        src, want = f_permute(perm), x.permute(*perm)
     elif op == "add":
         b = rnd(n)
         ins, src, want, extra = (x, b), f_add, x64 + b.double(), n
@@ -149,27 +166,28 @@ def build_cell(spec, lib, stream, gen, mode):
         src, want = f_scale_bias, x64 * ALPHA + BETA
         beta = torch.tensor(BETA, dtype=torch.float64)  # 0-dim CPU tensor: a scalar to TensorIterator
         eager_fn = lambda: torch.add(beta, x, alpha=ALPHA, out=y)  # noqa: E731 - one kernel
-    dims = list(shape) if group in ("bcast", "transpose") else [n]
+    dims = list(shape) if group in ("bcast", "transpose") else list(shape) + list(perm) if perm else [n]
     params = {"clamp": [LO, HI], "scale_bias": [ALPHA, BETA]}.get(op, [])
     ptrs = [v.data_ptr() for v in (y,) + ins]
-    ew = ew_call(lib, f"ew_cells_{op}_{t}", *ptrs, *dims, *params, stream)
+    fname = "permute4" if perm else op
+    ew = ew_call(lib, f"ew_cells_{fname}_{t}", *ptrs, *dims, *params, stream)
     nbytes = (2 * n + extra) * SIZE[t]
     want, tol = want.to(dt).contiguous(), None
-    if op not in ("transpose", "relu", "clamp"):  # those are exact
+    if op not in ("transpose", "relu", "clamp") and not perm:  # those are exact
         tol = ulp(want.double(), t) + (ulp((x64 * ALPHA).abs(), t) if op == "scale_bias" else 0)
     del x64
     compiled = torch.compile(src, fullgraph=True, dynamic=False, mode=mode)
     impls = {"eager": Impl(eager_fn or (lambda: src(y, *ins)), nbytes, want, tol),
              "compile": Impl(lambda: compiled(y, *ins), nbytes, want, tol), "ew": Impl(ew, nbytes, want, tol)}
-    ref = {"bcast": "relu", "transpose": "copy"}.get(group)
+    ref = {"bcast": "relu", "transpose": "copy", "permute": "copy"}.get(group)
     if ref:  # ew's 1-D relu or copy over as many elements (same x and y): issue 21's bar
         call = ew_call(lib, f"ew_cells_{ref}_{t}", y.data_ptr(), x.data_ptr(), n, stream)
         ref_want = torch.clamp_min(x, 0.0) if ref == "relu" else x
         impls["ew_1d_" + ref] = Impl(call, 2 * n * SIZE[t], ref_want, None)
     for v in VARIANTS:  # the same ew call under other launch policies (--variant-lib)
-        f = getattr(VARIANT_LIB, f"ew_cells_{op}_{t}__{v}", None)
+        f = getattr(VARIANT_LIB, f"ew_cells_{fname}_{t}__{v}", None)
         if f is not None:
-            impls["ew." + v] = Impl(ew_call(VARIANT_LIB, f"ew_cells_{op}_{t}__{v}", *ptrs, *dims, *params, stream),
+            impls["ew." + v] = Impl(ew_call(VARIANT_LIB, f"ew_cells_{fname}_{t}__{v}", *ptrs, *dims, *params, stream),
                                     nbytes, want, tol)
     return {"y": y, "impls": impls, "ref": ref or ("relu (itself)" if group == "relu1d" else None),
             "elements": n, "bytes": nbytes}
@@ -188,7 +206,7 @@ def mismatch(got, want, tol):
 def check(cell, when):
     errors = []
     for name, imp in cell["impls"].items():
-        cell["y"].fill_(float("nan"))
+        cell["y"].fill_(float("nan") if cell["y"].is_floating_point() else 0)  # 0: no u8 input is
         imp.fn()
         torch.cuda.synchronize()
         err = mismatch(cell["y"], imp.want, imp.tol)
@@ -255,10 +273,10 @@ def load_lib(path):
     lib = ctypes.CDLL(path)
     P, I, F = ctypes.c_void_p, ctypes.c_int64, ctypes.c_float
     sig = {"bias_add": [P, P, P, I, I], "col_mul": [P, P, P, I, I], "channel_norm": [P, P, P, P, I, I, I, I],
-           "transpose": [P, P, I, I], "copy": [P, P, I], "relu": [P, P, I], "add": [P, P, P, I],
+           "transpose": [P, P, I, I], "permute4": [P, P] + [I] * 8, "copy": [P, P, I], "relu": [P, P, I], "add": [P, P, P, I],
            "clamp": [P, P, I, F, F], "scale_bias": [P, P, I, F, F]}
     for op, types in sig.items():
-        for t in ("f32", "f16", "bf16"):
+        for t in SIZE:
             for v in ("",) + tuple("__" + v for v in VARIANTS):
                 f = getattr(lib, f"ew_cells_{op}_{t}{v}", None)
                 if f is not None:
@@ -372,6 +390,8 @@ def main():
     ap.add_argument("--sleep-cycles", type=int, default=150_000, help="torch.cuda._sleep before each start")
     ap.add_argument("--compile-mode", default=None, help="torch.compile's mode (default: its default)")
     ap.add_argument("--one-d", action="store_true", help="add the 60 1-D cells of issue 21")
+    ap.add_argument("--permutes", action="store_true",
+                    help="add the u8 and f64 transposes and the 4-D permutes (NCHW <-> NHWC, heads)")
     ap.add_argument("--quick", action="store_true", help="a few cells of each kind")
     ap.add_argument("--filter", help="regex on the cell names (e.g. 'bias_add/bf16')")
     ap.add_argument("--variant-lib", help="a library of the same cells under other policies "

@@ -13,6 +13,8 @@
 //   channel_norm_T(y, x, mean, inv_std, N, C, H, W)  y = (x - mean[c]) * inv_std[c] over NCHW, in float,
 //                                                    rounded once          (mean, inv_std: {0, 1, 0, 0})
 //   transpose_T(y, x, R, C)                      y[c, r] = x[r, c], y [C, R]       (x read as {1, C})
+//   permute4_T(y, x, D0, D1, D2, D3, P0, P1, P2, P3)  y = x.permute(P).contiguous(), x [D0, D1, D2, D3]
+//                                                    row-major (NCHW -> NHWC is P = {0, 2, 3, 1})
 //   copy_T(y, x, n), relu_T(y, x, n)             1-D references over n elements
 //   add_T(y, a, b, n), clamp_T(y, x, n, lo, hi), scale_bias_T(y, x, n, alpha, beta)   1-D cells
 
@@ -62,6 +64,18 @@ int transpose(void* y, const void* x, std::int64_t R, std::int64_t C, cudaStream
   return ew::elementwise(copy_of<T>{}, ew::extents{C, R}, ew::out(static_cast<T*>(y)), ew::in(xt), s);
 }
 
+template <class T>
+int permute4(void* y, const void* x, const std::int64_t (&d)[4], const std::int64_t (&p)[4], cudaStream_t s) {
+  const std::int64_t stride[4] = {d[1] * d[2] * d[3], d[2] * d[3], d[3], 1};
+  for (int i = 0; i < 4; ++i) {
+    if (p[i] < 0 || p[i] > 3) return static_cast<int>(cudaErrorInvalidValue);
+  }
+  const ew::extents e{d[p[0]], d[p[1]], d[p[2]], d[p[3]]};
+  const auto xp = ew::strided(static_cast<const T*>(x), e,
+                              ew::strides{stride[p[0]], stride[p[1]], stride[p[2]], stride[p[3]]});
+  return ew::elementwise(copy_of<T>{}, e, ew::out(static_cast<T*>(y)), ew::in(xp), s);
+}
+
 template <class T, class Op>
 int unary(const Op& op, void* y, const void* x, std::int64_t n, cudaStream_t s) {
   if (n < 0) return static_cast<int>(cudaErrorInvalidValue);
@@ -82,9 +96,6 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
 
 // The cells of every type: the 1-D ones (issue 21's 1-D goal, and the copy and relu references).
 #define EW_CELLS_1D(suffix, T)                                                                               \
-  EW_CELLS_API ew_cells_copy_##suffix(void* y, const void* x, std::int64_t n, cudaStream_t s) {              \
-    return unary<T>(copy_of<T>{}, y, x, n, s);                                                               \
-  }                                                                                                          \
   EW_CELLS_API ew_cells_relu_##suffix(void* y, const void* x, std::int64_t n, cudaStream_t s) {              \
     return unary<T>(ew::relu<T>{}, y, x, n, s);                                                              \
   }                                                                                                          \
@@ -102,6 +113,21 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
     return unary<T>(ew::scale_bias<T>{static_cast<C>(alpha), static_cast<C>(beta)}, y, x, n, s);             \
   }
 
+// The copies of every type: the 1-D reference, the transpose and the 4-D permutes.
+#define EW_CELLS_COPIES(suffix, T)                                                                 \
+  EW_CELLS_API ew_cells_copy_##suffix(void* y, const void* x, std::int64_t n, cudaStream_t s) {    \
+    return unary<T>(copy_of<T>{}, y, x, n, s);                                                     \
+  }                                                                                                \
+  EW_CELLS_API ew_cells_transpose_##suffix(void* y, const void* x, std::int64_t R, std::int64_t C, \
+                                           cudaStream_t s) {                                       \
+    return transpose<T>(y, x, R, C, s);                                                            \
+  }                                                                                                \
+  EW_CELLS_API ew_cells_permute4_##suffix(                                                         \
+      void* y, const void* x, std::int64_t d0, std::int64_t d1, std::int64_t d2, std::int64_t d3,  \
+      std::int64_t p0, std::int64_t p1, std::int64_t p2, std::int64_t p3, cudaStream_t s) {        \
+    return permute4<T>(y, x, {d0, d1, d2, d3}, {p0, p1, p2, p3}, s);                               \
+  }
+
 // The N-dimensional cells (f32 and bf16, as issue 21 measures them).
 #define EW_CELLS_ND(suffix, T)                                                                               \
   EW_CELLS_API ew_cells_bias_add_##suffix(void* y, const void* x, const void* b, std::int64_t R,             \
@@ -116,15 +142,16 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
                                               std::int64_t N, std::int64_t C, std::int64_t H,                \
                                               std::int64_t W, cudaStream_t s) {                              \
     return channel_norm_nchw<T>(y, x, mean, inv_std, N, C, H, W, s);                                         \
-  }                                                                                                          \
-  EW_CELLS_API ew_cells_transpose_##suffix(void* y, const void* x, std::int64_t R, std::int64_t C,           \
-                                           cudaStream_t s) {                                                 \
-    return transpose<T>(y, x, R, C, s);                                                                      \
   }
 
 EW_CELLS_1D(f32, float)
 EW_CELLS_1D(f16, __half)
 EW_CELLS_1D(bf16, __nv_bfloat16)
+EW_CELLS_COPIES(f32, float)
+EW_CELLS_COPIES(f16, __half)
+EW_CELLS_COPIES(bf16, __nv_bfloat16)
+EW_CELLS_COPIES(u8, std::uint8_t)
+EW_CELLS_COPIES(f64, double)
 EW_CELLS_ND(f32, float)
 EW_CELLS_ND(bf16, __nv_bfloat16)
 

@@ -106,6 +106,7 @@ struct nd_odd_policy {
     e.nd.tile_side = 32;
     e.nd.tile_block_threads = 96;
     e.nd.tile_loads_in_flight = 2;
+    e.nd.tile_group = 3;
     return e;
   }
 };

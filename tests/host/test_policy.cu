@@ -116,6 +116,8 @@ TEST_CASE("a policy's N-dimensional kernel shapes are checked at compile time", 
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_block_threads = 2048; }));
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_min_blocks_per_sm = 0; }));
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_loads_in_flight = 0; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_group = 0; }));
+  STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_group = 5; }));
   STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_side = 16; }));
   // The tile side follows the element size unless the policy names one.
   STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_side_for(1) == 128);

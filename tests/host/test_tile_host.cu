@@ -328,8 +328,9 @@ TEST_CASE("row kernel body on the host: rows of whole vectors, chunks, and the g
 
 namespace {
 
-/// Kernel shapes far from ew's: small tiles of few threads, two loads in flight; short row chunks of odd
-/// blocks with three vectors in flight; rows from 8 vectors; three vectors a thread on the gather path.
+/// Kernel shapes far from ew's: small tiles of few threads, two loads in flight, in groups of 3; short row
+/// chunks of odd blocks with three vectors in flight; rows from 8 vectors; three vectors a thread on the
+/// gather path.
 struct odd_shapes {
   static constexpr ew::tuning::nd_kernel_shapes value = [] {
     ew::tuning::nd_kernel_shapes s{};
@@ -341,6 +342,7 @@ struct odd_shapes {
     s.tile_side = 32;
     s.tile_block_threads = 96;
     s.tile_loads_in_flight = 2;
+    s.tile_group = 3;
     return s;
   }();
 };

@@ -227,7 +227,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       path = nd_path::rows;
       return;
     }
-    tile = make_tile_plan(shape, tile_b, tile_side);
+    tile = make_tile_plan(shape, tile_b, tile_side, S::value.tile_group);
   }
 
   /// The 1-D kernel's gather operands (`path == gather`).

@@ -139,13 +139,14 @@ bool same_strides_as_output(const nd_shape<R, K>& s, int k) {
 }
 
 /// The tile plan of coalesced shape `s` with the permuted inputs contiguous along `b`, tiles `tile_side` a
-/// side.
+/// side, in groups of `tile_group` along `b` (`nd_kernel_shapes::tile_group`).
 template <int R, int K>
-tile_plan<R> make_tile_plan(const nd_shape<R, K>& s, int b, int tile_side) {
+tile_plan<R> make_tile_plan(const nd_shape<R, K>& s, int b, int tile_side, int tile_group) {
   tile_plan<R> p{};
   p.rank = s.rank;
   p.b = b;
   p.side = tile_side;
+  p.group = static_cast<std::uint64_t>(tile_group);
   const std::uint64_t side = static_cast<std::uint64_t>(tile_side);
   p.tiles = 1;
   for (int d = 0; d < s.rank; ++d) {

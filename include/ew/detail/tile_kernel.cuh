@@ -35,8 +35,10 @@ namespace ew {
 namespace detail {
 
 /// Where a tile launch's tiles are: the coalesced shape (`rank` >= 2 extents, outermost first; the outputs
-/// row-major over it), `b` (below `rank - 1`), and the tile counts. Tile `t` is `(batch, tb, ta)` with `ta`
-/// fastest; `batch` runs over the dimensions other than `a` and `b`.
+/// row-major over it), `b` (below `rank - 1`), and the tile counts. Tile `t` is `(batch, tb, ta)`: `batch`
+/// runs over the dimensions other than `a` and `b`, slowest; inside a batch the tiles go in groups of
+/// `group` along `b` (the last group narrower), each group with `tb` fastest, then `ta`
+/// (`nd_kernel_shapes::tile_group` says why).
 template <int R>
 struct tile_plan {
   int rank = 2;
@@ -46,6 +48,7 @@ struct tile_plan {
   std::int64_t extent[R] = {};
   std::int64_t extent_a = 1, extent_b = 1;
   std::uint64_t tiles_a = 1, tiles_b = 1, tiles = 1;
+  std::uint64_t group = 1;
 };
 
 /// Tile `t`'s place: the coordinates of its batch dimensions in `coord` (0 along `a` and `b`), its first
@@ -55,10 +58,16 @@ struct tile_plan {
 template <int R>
 EW_HD void tile_origin(const tile_plan<R>& p, std::uint64_t t, std::int64_t (&coord)[R], std::int64_t& a0,
                        std::int64_t& b0, int& na, int& nb) {
-  const std::uint64_t ta = t % p.tiles_a;
-  t /= p.tiles_a;
-  const std::uint64_t tb = t % p.tiles_b;
-  t /= p.tiles_b;
+  const std::uint64_t plane = p.tiles_a * p.tiles_b;
+  std::uint64_t local = t % plane;
+  t /= plane;
+  const std::uint64_t group_tiles = p.group * p.tiles_a;
+  const std::uint64_t g = local / group_tiles;
+  const std::uint64_t first = g * p.group;
+  const std::uint64_t width = p.tiles_b - first < p.group ? p.tiles_b - first : p.group;
+  local -= g * group_tiles;
+  const std::uint64_t tb = first + local % width;
+  const std::uint64_t ta = local / width;
   const int last = p.rank - 1;
   EW_DETAIL_UNROLL
   for (int d = R - 1; d >= 0; --d) {

@@ -160,6 +160,11 @@ struct nd_kernel_shapes {
   /// reads every input of before it computes the first: this many shared among the inputs (4 for one input, 2
   /// for two, 1 from three: with 4 for two f32 inputs ptxas spilled 112 bytes).
   int tile_loads_in_flight = 4;
+  /// Tiles along `b` that run side by side (tile_kernel.cuh, `tile_plan`): the blocks resident at once
+  /// cover `tile_group` tiles along `b` (the input rows' direction) times the rest along `a` (the output
+  /// rows'), so that each input row is read in runs of `tile_group` tile rows, not one (128 bytes for
+  /// bf16), and each output row still written in long runs. 1 is the plain order, `a` fastest.
+  int tile_group = 1;
 
   /// The tile side for arrays of at most `largest_bytes` bytes an element.
   constexpr int tile_side_for(std::size_t largest_bytes) const {
@@ -203,6 +208,7 @@ constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
     return "tile_min_blocks_per_sm must be in [1, 32]";
   if (s.tile_loads_in_flight < 1 || s.tile_loads_in_flight > 16)
     return "tile_loads_in_flight must be in [1, 16]";
+  if (s.tile_group < 1 || s.tile_group > 4096) return "tile_group must be in [1, 4096]";
   return nullptr;
 }
 
