@@ -1,0 +1,142 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// Where the tile kernel's tiles are and how they lie in shared memory (tile_kernel.cuh): `tile_plan` and
+/// `tile_origin` (a tile's place in the launch, in groups along `b`), `staged_layout` (a staged input's
+/// tile: transposed, packed, swizzled), and the shared-memory accesses of both, which the host tests run
+/// over a buffer that stands for the shared memory.
+
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include <nv/target>
+
+#include "config.cuh"
+#include "vector_access.cuh"
+
+namespace ew {
+namespace detail {
+
+/// Where a tile launch's tiles are: the coalesced shape (`rank` >= 2 extents, outermost first; the outputs
+/// row-major over it), `b` (below `rank - 1`), and the tile counts. Tile `t` is `(batch, tb, ta)`: `batch`
+/// runs over the dimensions other than `a` and `b`, slowest; inside a batch the tiles go in groups of
+/// `group` along `b` (the last group narrower), each group with `tb` fastest, then `ta`
+/// (`nd_kernel_shapes::tile_group` says why).
+template <int R>
+struct tile_plan {
+  int rank = 2;
+  int b = 0;
+  /// Elements a tile side (`nd_kernel_shapes::tile_side_for`).
+  int side = 64;
+  std::int64_t extent[R] = {};
+  std::int64_t extent_a = 1, extent_b = 1;
+  std::uint64_t tiles_a = 1, tiles_b = 1, tiles = 1;
+  std::uint64_t group = 1;
+};
+
+/// Tile `t`'s place: the coordinates of its batch dimensions in `coord` (0 along `a` and `b`), its first
+/// element along `a` and `b` (`a0`, `b0`) and its extents inside the shape along them (`na`, `nb`).
+// `a` and `b` stay out of `coord`: written through `coord[d]` where `d == p.b`, the compiler indexed the
+// array with `p.b` at run time and moved it to local memory.
+template <int R>
+EW_HD void tile_origin(const tile_plan<R>& p, std::uint64_t t, std::int64_t (&coord)[R], std::int64_t& a0,
+                       std::int64_t& b0, int& na, int& nb) {
+  const std::uint64_t plane = p.tiles_a * p.tiles_b;
+  std::uint64_t local = t % plane;
+  t /= plane;
+  const std::uint64_t group_tiles = p.group * p.tiles_a;
+  const std::uint64_t g = local / group_tiles;
+  const std::uint64_t first = g * p.group;
+  const std::uint64_t width = p.tiles_b - first < p.group ? p.tiles_b - first : p.group;
+  local -= g * group_tiles;
+  const std::uint64_t tb = first + local % width;
+  const std::uint64_t ta = local / width;
+  const int last = p.rank - 1;
+  EW_DETAIL_UNROLL
+  for (int d = R - 1; d >= 0; --d) {
+    coord[d] = 0;
+    if (d < last && d != p.b) {
+      const std::uint64_t e = static_cast<std::uint64_t>(p.extent[d]);
+      coord[d] = static_cast<std::int64_t>(t % e);
+      t /= e;
+    }
+  }
+  a0 = static_cast<std::int64_t>(ta) * p.side;
+  b0 = static_cast<std::int64_t>(tb) * p.side;
+  na = static_cast<int>(p.extent_a - a0 < p.side ? p.extent_a - a0 : p.side);
+  nb = static_cast<int>(p.extent_b - b0 < p.side ? p.extent_b - b0 : p.side);
+}
+
+/// How a staged input's tile lies in shared memory: transposed, row `b` holding the tile's elements along
+/// `a`, so that the compute phase reads an output vector's inputs with one shared-memory load. Elements of
+/// 1 and 2 bytes are packed `pack` to a 4-byte word (consecutive `a`): the staging phase loads `pack` input
+/// rows and stores each column of them as one word, so a bf16 tile costs one 4-byte store per two elements
+/// and one 16-byte load per eight, where one 2-byte access an element each way ran the 64 x 64 bf16
+/// transpose at 0.77 to 0.81 of the 1-D copy (probe 8). The 16-byte chunks of a row are XOR-swizzled by
+/// the row's staging vector (`b / stage_vec`, 8 chunks): the staging stores of a warp (8 vectors along `b`
+/// times one chunk along `a`, `stage_slot`) and the compute loads (8 consecutive vectors of a row) each
+/// meet every bank once.
+template <class T, int Side>
+struct staged_layout {
+  /// Elements a 16-byte load along `b` brings (1 for element types that take the scalar path).
+  static constexpr int stage_vec =
+      is_vectorizable_v<T> && sizeof(T) <= 16 ? static_cast<int>(16 / sizeof(T)) : 1;
+  /// Elements of consecutive `a` in one shared-memory word.
+  static constexpr int pack = is_vectorizable_v<T> && sizeof(T) < 4 ? static_cast<int>(4 / sizeof(T)) : 1;
+  static constexpr int word_bytes = static_cast<int>(sizeof(T)) * pack;
+  static constexpr int row_words = Side / pack;
+  /// Words a 16-byte chunk holds (1 and no swizzle for the scalar path's element types).
+  static constexpr int chunk_words = stage_vec > 1 ? 16 / word_bytes : 1;
+  static constexpr int row_chunks = row_words / chunk_words;
+  static constexpr int swizzle_mask = (row_chunks < 8 ? row_chunks : 8) - 1;
+  /// Bytes the staged tile takes, rounded up to 16.
+  static constexpr std::size_t bytes =
+      (static_cast<std::size_t>(Side) * row_words * word_bytes + 15) / 16 * 16;
+  /// Staging vectors along `b` in the tile, and slots of the staging phase (`pack` loads each).
+  static constexpr int b_vectors = Side / stage_vec;
+  static constexpr int slots = row_words * b_vectors;
+
+  /// The word index of word `w` (elements `w * pack` on) of row `b`.
+  EW_HD static constexpr int word_index(int b, int w) {
+    return b * row_words + ((w / chunk_words) ^ ((b / stage_vec) & swizzle_mask)) * chunk_words +
+           w % chunk_words;
+  }
+  /// The byte offset of element `a` of row `b`.
+  EW_HD static constexpr int byte_offset(int b, int a) {
+    return word_index(b, a / pack) * word_bytes + a % pack * static_cast<int>(sizeof(T));
+  }
+  /// Staging slot `s`'s word column `w` (its input rows are `w * pack` on) and vector `c` along `b`. A
+  /// warp's 32 slots are 8 vectors along `b` (128 bytes of each input row: coalesced) times the words of
+  /// one chunk, so that each of its shared-memory stores meets every bank once.
+  EW_HD static constexpr void stage_slot(int s, int& w, int& c) {
+    constexpr int cl = b_vectors < 8 ? b_vectors : 8;
+    constexpr int el = chunk_words < row_words ? chunk_words : row_words;
+    const int c_low = s % cl;
+    int r = s / cl;
+    const int w_low = r % el;
+    r /= el;
+    c = r % (b_vectors / cl) * cl + c_low;
+    w = r / (b_vectors / cl) * el + w_low;
+  }
+};
+
+/// Bytes of shared memory a staged input of `T` takes.
+template <class T, int Side>
+inline constexpr std::size_t tile_stage_bytes = staged_layout<T, Side>::bytes;
+
+/// Shared-memory words: `Bytes` at `p`, as one access on the device and bytes on the host.
+template <class W>
+EW_HD W smem_get(const unsigned char* p) {
+  W r;
+  NV_IF_TARGET(NV_IS_DEVICE, (r = *reinterpret_cast<const W*>(p);), (std::memcpy(&r, p, sizeof(W));));
+  return r;
+}
+template <class W>
+EW_HD void smem_put(unsigned char* p, const W& w) {
+  NV_IF_TARGET(NV_IS_DEVICE, (*reinterpret_cast<W*>(p) = w;), (std::memcpy(p, &w, sizeof(W));));
+}
+
+}  // namespace detail
+}  // namespace ew
