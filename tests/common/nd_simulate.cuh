@@ -116,11 +116,12 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
           (reinterpret_cast<std::uintptr_t>(smem_bytes.data()) + 15) / 16 * 16);
       for (std::uint64_t tile = 0; tile < call.tile.tiles; ++tile) {
         std::fill(smem_bytes.begin(), smem_bytes.end(), static_cast<unsigned char>(0xA5));  // stale tiles
+        const auto place = ew::detail::tile_origin(call.tile, tile);
         for (int t = 0; t < S::value.tile_block_threads; ++t) {
-          thread_t{op, out_ops, in_ops, call.tile}.stage(tile, smem, t);
+          thread_t{op, out_ops, in_ops, call.tile}.stage(place, smem, t);
         }
         for (int t = 0; t < S::value.tile_block_threads; ++t) {
-          thread_t{op, out_ops, in_ops, call.tile}.compute(tile, smem, t);
+          thread_t{op, out_ops, in_ops, call.tile}.compute(place, smem, t);
         }
       }
       return "tile rank " + std::to_string(call.tile.rank) + " b " + std::to_string(call.tile.b) + " tiles " +

@@ -163,6 +163,18 @@ tile_plan<R> make_tile_plan(const nd_shape<R, K>& s, int b, int tile_side, int t
     }
   }
   p.tiles *= p.tiles_a * p.tiles_b;
+  if (p.group > p.tiles_b) p.group = p.tiles_b;  // one group: the same order
+  // Below 2^31 tiles every divisor and numerator of `tile_origin` is too (a batch extent divides the
+  // tiles); the extents along `a` and `b` are never divided.
+  p.narrow = p.tiles > 0 && p.tiles < (std::uint64_t{1} << 31);
+  if (p.narrow) {
+    p.plane_div = fast_divmod(static_cast<std::uint32_t>(p.tiles_a * p.tiles_b));
+    p.group_tiles_div = fast_divmod(static_cast<std::uint32_t>(p.group * p.tiles_a));
+    p.group_div = fast_divmod(static_cast<std::uint32_t>(p.group));
+    for (int d = 0; d < s.rank - 1; ++d) {
+      if (d != b) p.extent_div[d] = fast_divmod(static_cast<std::uint32_t>(s.extent[d]));
+    }
+  }
   return p;
 }
 

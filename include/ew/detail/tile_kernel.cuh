@@ -81,20 +81,17 @@ struct tile_thread {
   Ins ins;
   const tile_plan<R>& p;
 
-  /// Phase 1 of tile `t`: every staged input's tile into `smem`.
+  /// Phase 1 of the tile at `q` (`tile_origin`): every staged input's tile into `smem`.
 #pragma nv_exec_check_disable
-  EW_HD void stage(std::uint64_t t, unsigned char* smem, int thread) {
-    std::int64_t coord[R], a0, b0;
-    int na = 0, nb = 0;
-    tile_origin(p, t, coord, a0, b0, na, nb);
-    cuda::std::apply([&](const auto&... in) { (stage_one(in, coord, a0, b0, na, nb, smem, thread), ...); },
-                     ins);
+  EW_HD void stage(const tile_place<R>& q, unsigned char* smem, int thread) {
+    cuda::std::apply(
+        [&](const auto&... in) { (stage_one(in, q.coord, q.a0, q.b0, q.na, q.nb, smem, thread), ...); }, ins);
   }
 
-  /// Phase 2 of tile `t`: the outputs, from the staged tiles and the other inputs.
+  /// Phase 2 of the tile at `q`: the outputs, from the staged tiles and the other inputs.
 #pragma nv_exec_check_disable
-  EW_HD void compute(std::uint64_t t, const unsigned char* smem, int thread) {
-    compute_impl(t, smem, thread, cuda::std::make_index_sequence<num_in>{},
+  EW_HD void compute(const tile_place<R>& q, const unsigned char* smem, int thread) {
+    compute_impl(q, smem, thread, cuda::std::make_index_sequence<num_in>{},
                  cuda::std::make_index_sequence<num_out>{});
   }
 
@@ -205,11 +202,11 @@ struct tile_thread {
 
 #pragma nv_exec_check_disable
   template <std::size_t... I, std::size_t... O>
-  EW_HD void compute_impl(std::uint64_t t, const unsigned char* smem, int thread,
+  EW_HD void compute_impl(const tile_place<R>& q, const unsigned char* smem, int thread,
                           cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
-    std::int64_t coord[R], a0, b0;
-    int na = 0, nb = 0;
-    tile_origin(p, t, coord, a0, b0, na, nb);
+    const auto& coord = q.coord;
+    const std::int64_t a0 = q.a0, b0 = q.b0;
+    const int na = q.na, nb = q.nb;
     // Each operand's offset of the tile's first element, once.
     const std::int64_t in_base[num_in + 1] = {base_of(cuda::std::get<I>(ins), coord, a0, b0)..., 0};
     const std::int64_t out_base[num_out] = {base_of(cuda::std::get<O>(outs), coord, a0, b0)...};
@@ -296,9 +293,10 @@ EW_KERNEL void __launch_bounds__(S::value.tile_block_threads, S::value.tile_min_
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
   auto run = [&](auto& t) {
     for (std::uint64_t tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) {
-      t.stage(tile, ew_tile_smem, static_cast<int>(threadIdx.x));
+      const tile_place<R> q = tile_origin(p, tile);
+      t.stage(q, ew_tile_smem, static_cast<int>(threadIdx.x));
       __syncthreads();
-      t.compute(tile, ew_tile_smem, static_cast<int>(threadIdx.x));
+      t.compute(q, ew_tile_smem, static_cast<int>(threadIdx.x));
       __syncthreads();
     }
   };

@@ -14,6 +14,7 @@
 #include <nv/target>
 
 #include "config.cuh"
+#include "fast_divmod.cuh"
 #include "vector_access.cuh"
 
 namespace ew {
@@ -34,39 +35,83 @@ struct tile_plan {
   std::int64_t extent_a = 1, extent_b = 1;
   std::uint64_t tiles_a = 1, tiles_b = 1, tiles = 1;
   std::uint64_t group = 1;
+  /// Below 2^31 tiles (`narrow`), `tile_place` finds a tile's place with `fast_divmod`s of 32 bits: the
+  /// tiles of a batch (`plane_div`), of a group (`group_tiles_div`), a group's width (`group_div`) and
+  /// the batch extents (`extent_div`). With 64-bit divisions for every tile, twice (ten subroutine calls
+  /// of some 80 instructions), the tile kernel executed 7 times the instructions of torch.compile's
+  /// transpose and was bound by issuing them (ncu, H200, 2026-12-02, PERFORMANCE.md probe 9).
+  bool narrow = false;
+  fast_divmod plane_div, group_tiles_div, group_div;
+  fast_divmod extent_div[R];
 };
 
-/// Tile `t`'s place: the coordinates of its batch dimensions in `coord` (0 along `a` and `b`), its first
+/// Where a tile is: the coordinates of its batch dimensions in `coord` (0 along `a` and `b`), its first
 /// element along `a` and `b` (`a0`, `b0`) and its extents inside the shape along them (`na`, `nb`).
 // `a` and `b` stay out of `coord`: written through `coord[d]` where `d == p.b`, the compiler indexed the
 // array with `p.b` at run time and moved it to local memory.
 template <int R>
-EW_HD void tile_origin(const tile_plan<R>& p, std::uint64_t t, std::int64_t (&coord)[R], std::int64_t& a0,
-                       std::int64_t& b0, int& na, int& nb) {
-  const std::uint64_t plane = p.tiles_a * p.tiles_b;
-  std::uint64_t local = t % plane;
-  t /= plane;
-  const std::uint64_t group_tiles = p.group * p.tiles_a;
-  const std::uint64_t g = local / group_tiles;
-  const std::uint64_t first = g * p.group;
-  const std::uint64_t width = p.tiles_b - first < p.group ? p.tiles_b - first : p.group;
-  local -= g * group_tiles;
-  const std::uint64_t tb = first + local % width;
-  const std::uint64_t ta = local / width;
+struct tile_place {
+  std::int64_t coord[R];
+  std::int64_t a0, b0;
+  int na, nb;
+};
+
+/// Tile `t`'s place (`tile_place`); once per tile and block.
+template <int R>
+EW_HD tile_place<R> tile_origin(const tile_plan<R>& p, std::uint64_t t) {
+  tile_place<R> q;
+  std::uint64_t ta = 0, tb = 0;
   const int last = p.rank - 1;
-  EW_DETAIL_UNROLL
-  for (int d = R - 1; d >= 0; --d) {
-    coord[d] = 0;
-    if (d < last && d != p.b) {
-      const std::uint64_t e = static_cast<std::uint64_t>(p.extent[d]);
-      coord[d] = static_cast<std::int64_t>(t % e);
-      t /= e;
+  if (p.narrow) {  // 32-bit division by multiplication: every quotient and numerator below 2^31
+    std::uint32_t rest = 0, local = 0, g = 0, in_group = 0, a = 0, off = 0;
+    p.plane_div.divmod(static_cast<std::uint32_t>(t), rest, local);
+    p.group_tiles_div.divmod(local, g, in_group);
+    const std::uint32_t first = g * static_cast<std::uint32_t>(p.group);
+    const std::uint32_t width = static_cast<std::uint32_t>(p.tiles_b) - first;
+    if (width >= p.group) {
+      p.group_div.divmod(in_group, a, off);
+    } else {  // the last, narrower group
+      a = in_group / width;
+      off = in_group - a * width;
+    }
+    ta = a;
+    tb = first + off;
+    EW_DETAIL_UNROLL
+    for (int d = R - 1; d >= 0; --d) {
+      q.coord[d] = 0;
+      if (d < last && d != p.b) {
+        std::uint32_t next = 0, c = 0;
+        p.extent_div[d].divmod(rest, next, c);
+        q.coord[d] = c;
+        rest = next;
+      }
+    }
+  } else {
+    const std::uint64_t plane = p.tiles_a * p.tiles_b;
+    std::uint64_t local = t % plane;
+    t /= plane;
+    const std::uint64_t group_tiles = p.group * p.tiles_a;
+    const std::uint64_t g = local / group_tiles;
+    const std::uint64_t first = g * p.group;
+    const std::uint64_t width = p.tiles_b - first < p.group ? p.tiles_b - first : p.group;
+    local -= g * group_tiles;
+    tb = first + local % width;
+    ta = local / width;
+    EW_DETAIL_UNROLL
+    for (int d = R - 1; d >= 0; --d) {
+      q.coord[d] = 0;
+      if (d < last && d != p.b) {
+        const std::uint64_t e = static_cast<std::uint64_t>(p.extent[d]);
+        q.coord[d] = static_cast<std::int64_t>(t % e);
+        t /= e;
+      }
     }
   }
-  a0 = static_cast<std::int64_t>(ta) * p.side;
-  b0 = static_cast<std::int64_t>(tb) * p.side;
-  na = static_cast<int>(p.extent_a - a0 < p.side ? p.extent_a - a0 : p.side);
-  nb = static_cast<int>(p.extent_b - b0 < p.side ? p.extent_b - b0 : p.side);
+  q.a0 = static_cast<std::int64_t>(ta) * p.side;
+  q.b0 = static_cast<std::int64_t>(tb) * p.side;
+  q.na = static_cast<int>(p.extent_a - q.a0 < p.side ? p.extent_a - q.a0 : p.side);
+  q.nb = static_cast<int>(p.extent_b - q.b0 < p.side ? p.extent_b - q.b0 : p.side);
+  return q;
 }
 
 /// How a staged input's tile lies in shared memory: transposed, row `b` holding the tile's elements along
