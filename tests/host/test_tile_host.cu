@@ -11,8 +11,8 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
-#include <set>
 #include <random>
+#include <set>
 #include <string>
 #include <vector>
 

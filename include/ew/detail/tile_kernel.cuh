@@ -14,7 +14,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <cstring>
 
 #include <cuda/std/array>
 #include <cuda/std/tuple>
@@ -166,8 +165,8 @@ struct tile_thread {
   EW_HD vector_word<T, Vec> read(const tile_array<const T, R>& in, std::int64_t base,
                                  const unsigned char* smem, int bl, int al, int n) const {
     vector_word<T, Vec> u;
-    if (in.smem >=
-        0) {  // `Vec` elements along `a` of row `bl`: one shared-memory load where they make a word
+    // A staged input: `Vec` elements along `a` of row `bl`, one shared-memory load where they make a word.
+    if (in.smem >= 0) {
       using L = staged_layout<T, Side>;
       const unsigned char* tile = smem + in.smem;
       if constexpr (uses_word_v<T, Vec> && Vec % L::pack == 0 && sizeof(T) * Vec <= 16) {

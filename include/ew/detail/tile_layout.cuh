@@ -171,7 +171,7 @@ struct staged_layout {
 template <class T, int Side>
 inline constexpr std::size_t tile_stage_bytes = staged_layout<T, Side>::bytes;
 
-/// Shared-memory words: `Bytes` at `p`, as one access on the device and bytes on the host.
+/// A `W` at `p` in shared memory: one access on the device, a byte copy on the host (the simulated blocks).
 template <class W>
 EW_HD W smem_get(const unsigned char* p) {
   W r;
