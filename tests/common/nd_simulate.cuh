@@ -125,7 +125,8 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
         }
       }
       return "tile rank " + std::to_string(call.tile.rank) + " b " + std::to_string(call.tile.b) + " tiles " +
-             std::to_string(call.tile.tiles) + " smem " + std::to_string(call.smem_bytes);
+             std::to_string(call.tile.tiles) + " smem " + std::to_string(call.smem_bytes) +
+             (call.tile.vector_tiles ? " vector_tiles" : "");
     }
   }
   if (call.plan.vec > 1) {

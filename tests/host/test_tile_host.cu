@@ -165,8 +165,8 @@ struct tile_op {
 /// stored with its dimensions in `order` (outermost first) at `x_off`, `c` broadcast along every
 /// dimension but `cdim`; the kernels' shapes `S::value` (ew's own by default).
 template <class T, int R, class S = ew::tuning::default_nd_shapes_t>
-void permute_case(const std::int64_t (&e)[R], const int (&order)[R], std::int64_t x_off, std::int64_t out_off,
-                  int cdim, std::uint64_t seed, bool expect_tile = true) {
+std::string permute_case(const std::int64_t (&e)[R], const int (&order)[R], std::int64_t x_off,
+                         std::int64_t out_off, int cdim, std::uint64_t seed, bool expect_tile = true) {
   std::int64_t n = 1;
   for (int d = 0; d < R; ++d) n *= e[d];
   std::int64_t xs[R];
@@ -223,6 +223,7 @@ void permute_case(const std::int64_t (&e)[R], const int (&order)[R], std::int64_
   CHECK(log.stores.size() == static_cast<std::size_t>(n) * sizeof(T));
   CHECK(log.misaligned == 0);
   if (expect_tile) CHECK(path.rfind("tile", 0) == 0);
+  return path;
 }
 
 }  // namespace
@@ -252,6 +253,55 @@ TEST_CASE("tile kernel body on the host: transposes and permutes, at and past ti
   permute_case<__half, 3>(d3, {0, 2, 1}, 0, 1, 2, ++seed);
   const std::int64_t d5[5] = {2, 3, 5, 66, 7};
   permute_case<float, 5>(d5, {1, 0, 4, 2, 3}, 0, 0, 4, ++seed);
+}
+
+namespace {
+
+/// ew's tile shapes with 96 threads a block: a staging pass of the f32 tile (64 slots) does not divide
+/// the block, so each thread finds its staging slots one by one (`staged_layout::slot_period`).
+struct tiles_of_96_threads {
+  static constexpr ew::tuning::nd_kernel_shapes value = [] {
+    ew::tuning::nd_kernel_shapes s{};
+    s.tile_block_threads = 96;
+    return s;
+  }();
+};
+static_assert(ew::tuning::nd_kernel_shapes_error(tiles_of_96_threads::value) == nullptr);
+
+bool vector_tiles(const std::string& path) { return path.find("vector_tiles") != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("tile kernel: whole tiles of aligned launches take the whole-tile path, the others do not",
+          "[nd][tile]") {
+  std::uint64_t seed = ew_test::base_seed() + 5;
+  // y[cols, rows] = x[rows, cols]^T; every stride whole vectors and both arrays aligned: whole tiles take
+  // the path without tests (and the edge tiles of 136 columns, 72 rows, the other one, in the same launch).
+  for (std::int64_t cols : {128, 136}) {
+    for (std::int64_t rows : {192, 72}) {
+      const std::int64_t e[2] = {cols, rows};
+      CHECK(vector_tiles(permute_case<float, 2>(e, {1, 0}, 0, 0, 0, ++seed)));
+      CHECK(vector_tiles(permute_case<__nv_bfloat16, 2>(e, {1, 0}, 0, 0, 1, ++seed)));
+      // 1-byte elements take vectors of 16: rows of 72 and 136 are not whole ones.
+      CHECK(vector_tiles(permute_case<std::int8_t, 2>(e, {1, 0}, 0, 0, 1, ++seed)) ==
+            (cols == 128 && rows == 192));
+      CHECK(vector_tiles(permute_case<double, 2>(e, {1, 0}, 0, 0, 0, ++seed)));
+      CHECK(vector_tiles(permute_case<float, 2, tiles_of_96_threads>(e, {1, 0}, 0, 0, 1, ++seed)));
+      CHECK(vector_tiles(permute_case<__nv_bfloat16, 2, tiles_of_96_threads>(e, {1, 0}, 0, 0, 0, ++seed)));
+    }
+  }
+  const std::int64_t e[2] = {128, 192};
+  // The input or the output off a vector, or a row of the output not whole vectors: every tile tests.
+  CHECK_FALSE(vector_tiles(permute_case<float, 2>(e, {1, 0}, 1, 0, 0, ++seed)));
+  CHECK_FALSE(vector_tiles(permute_case<float, 2>(e, {1, 0}, 0, 2, 0, ++seed)));
+  CHECK_FALSE(vector_tiles(permute_case<__nv_bfloat16, 2>(e, {1, 0}, 8, 4, 1, ++seed)));
+  const std::int64_t odd_rows[2] = {128, 130};
+  CHECK_FALSE(vector_tiles(permute_case<float, 2>(odd_rows, {1, 0}, 0, 0, 0, ++seed)));
+  const std::int64_t odd_cols[2] = {126, 192};
+  CHECK_FALSE(vector_tiles(permute_case<__nv_bfloat16, 2>(odd_cols, {1, 0}, 0, 0, 0, ++seed)));
+  // NCHW -> NHWC with C = 64, H * W = 3136 (ResNet's): whole tiles.
+  const std::int64_t nhwc[4] = {2, 56, 56, 64};
+  CHECK(vector_tiles(permute_case<float, 4>(nhwc, {0, 3, 1, 2}, 0, 0, 3, ++seed)));
 }
 
 namespace {
@@ -384,7 +434,7 @@ int layout_case() {
   std::set<int> places;
   for (int b = 0; b < Side; ++b) {
     for (int a = 0; a < Side; ++a) {
-      const int at = L::byte_offset(b, a);
+      const int at = static_cast<int>(L::byte_offset(b, a));
       CHECK(at >= 0);
       CHECK(at + static_cast<int>(sizeof(T)) <= static_cast<int>(L::bytes));
       places.insert(at);
@@ -408,9 +458,9 @@ int layout_case() {
     for (int j = 0; j < L::stage_vec; ++j) {
       std::vector<int> at;
       for (int lane = 0; lane < 32 && warp * 32 + lane < L::slots; ++lane) {
-        int w = 0, c = 0;
+        unsigned w = 0, c = 0;
         L::stage_slot(warp * 32 + lane, w, c);
-        at.push_back(L::word_index(c * L::stage_vec + j, w) * L::word_bytes);
+        at.push_back(static_cast<int>(L::word_index(c * L::stage_vec + j, w) * L::word_bytes));
       }
       over += excess(at, L::word_bytes);
     }
@@ -420,20 +470,35 @@ int layout_case() {
     std::vector<int> at;
     for (int lane = 0; lane < 32; ++lane) {
       const int s = warp * 32 + lane;
-      at.push_back(L::byte_offset(s / per_row, s % per_row * Vec));
+      at.push_back(static_cast<int>(L::byte_offset(s / per_row, s % per_row * Vec)));
     }
     over += excess(at, static_cast<int>(sizeof(T)) * Vec);
   }
   // Every staging slot is one (word column, vector along b) pair.
   std::set<std::pair<int, int>> slots;
   for (int s = 0; s < L::slots; ++s) {
-    int w = 0, c = 0;
+    unsigned w = 0, c = 0;
     L::stage_slot(s, w, c);
-    CHECK(w < L::row_words);
-    CHECK(c < L::b_vectors);
-    slots.insert({w, c});
+    CHECK(w < static_cast<unsigned>(L::row_words));
+    CHECK(c < static_cast<unsigned>(L::b_vectors));
+    slots.insert({static_cast<int>(w), static_cast<int>(c)});
   }
   CHECK(slots.size() == static_cast<std::size_t>(L::slots));
+  // A block of a multiple of `slot_period` threads: slot `t + k * threads` is slot `t`'s vector, `slot_el`
+  // words a period further (`tile_thread::stage_one` takes them so).
+  for (unsigned threads : {32u, 64u, 96u, 128u, 256u}) {
+    if (threads % L::slot_period != 0) continue;
+    for (unsigned t = 0; t < threads; ++t) {
+      unsigned w0 = 0, c0 = 0;
+      L::stage_slot(t, w0, c0);
+      for (unsigned k = 0; t + k * threads < static_cast<unsigned>(L::slots); ++k) {
+        unsigned w = 0, c = 0;
+        L::stage_slot(t + k * threads, w, c);
+        CHECK(w == w0 + k * (threads / L::slot_period * L::slot_el));
+        CHECK(c == c0);
+      }
+    }
+  }
   return over;
 }
 

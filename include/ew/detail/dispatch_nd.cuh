@@ -211,6 +211,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
     for (int j = 0; j < num_ops; ++j) smem_offset[j] = -1;
     smem_bytes = 0;
     int i = 0;
+    bool vector_tiles = true;
     auto stage = [&](auto* a) {
       using A = cuda::std::remove_pointer_t<decltype(a)>;
       const int k = rows[i++];
@@ -219,6 +220,8 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
         if (inner != 0 && inner != 1) {
           smem_offset[k] = static_cast<int>(smem_bytes);
           smem_bytes += tile_stage_bytes<input_value_t<A>, tile_side>;
+          vector_tiles =
+              vector_tiles && takes_vectors(k, staged_layout<input_value_t<A>, tile_side>::stage_vec, tile_b);
         }
       }
     };
@@ -228,6 +231,27 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       return;
     }
     tile = make_tile_plan(shape, tile_b, tile_side, S::value.tile_group);
+    for (int k = 0; k < num_out; ++k)
+      vector_tiles = vector_tiles && takes_vectors(k, Vec, last_dimension(shape));
+    for (int k = 0; k < num_ops; ++k) vector_tiles = vector_tiles && (ops[k].affine || tile_fits_31_bits(k));
+    tile.vector_tiles = vector_tiles;
+  }
+
+  /// Whether array operand `k` takes vectors of `vec` elements along dimension `unit` (its stride there 1)
+  /// at every element the tile kernel starts one at: its address and its other strides are whole vectors.
+  bool takes_vectors(int k, int vec, int unit) const {
+    const std::uint64_t bytes = ops[k].element_size * static_cast<std::uint64_t>(vec);
+    if (ops[k].address % bytes != 0 || shape.stride[k][unit] != 1) return false;
+    for (int d = 0; d < shape.rank; ++d) {
+      if (d != unit && shape.stride[k][d] % vec != 0) return false;
+    }
+    return true;
+  }
+  /// Whether operand `k`'s offsets inside a tile (below `tile_side` along `a` and `b`) fit 31 bits.
+  bool tile_fits_31_bits(int k) const {
+    const std::uint64_t a = static_cast<std::uint64_t>(shape.stride[k][last_dimension(shape)]);
+    const std::uint64_t b = static_cast<std::uint64_t>(shape.stride[k][tile_b]);
+    return (a + b + 1) * static_cast<std::uint64_t>(tile_side) < (std::uint64_t{1} << 31);
   }
 
   /// The 1-D kernel's gather operands (`path == gather`).

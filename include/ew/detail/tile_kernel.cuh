@@ -83,52 +83,84 @@ struct tile_thread {
   /// Phase 1 of the tile at `q` (`tile_origin`): every staged input's tile into `smem`.
 #pragma nv_exec_check_disable
   EW_HD void stage(const tile_place<R>& q, unsigned char* smem, int thread) {
-    cuda::std::apply(
-        [&](const auto&... in) { (stage_one(in, q.coord, q.a0, q.b0, q.na, q.nb, smem, thread), ...); }, ins);
+    const unsigned t = static_cast<unsigned>(thread);
+    if (whole(q)) {
+      cuda::std::apply([&](const auto&... in) { (stage_one<true>(in, q, smem, t), ...); }, ins);
+    } else {
+      cuda::std::apply([&](const auto&... in) { (stage_one<false>(in, q, smem, t), ...); }, ins);
+    }
   }
 
   /// Phase 2 of the tile at `q`: the outputs, from the staged tiles and the other inputs.
 #pragma nv_exec_check_disable
   EW_HD void compute(const tile_place<R>& q, const unsigned char* smem, int thread) {
-    compute_impl(q, smem, thread, cuda::std::make_index_sequence<num_in>{},
-                 cuda::std::make_index_sequence<num_out>{});
+    const unsigned t = static_cast<unsigned>(thread);
+    if (whole(q)) {
+      compute_impl<true>(q, smem, t, cuda::std::make_index_sequence<num_in>{},
+                         cuda::std::make_index_sequence<num_out>{});
+    } else {
+      compute_impl<false>(q, smem, t, cuda::std::make_index_sequence<num_in>{},
+                          cuda::std::make_index_sequence<num_out>{});
+    }
   }
 
+  /// Whether the tile at `q` takes the whole-tile path: `Side` by `Side` elements in a launch whose
+  /// staged inputs and outputs take vectors everywhere (`tile_plan::vector_tiles`). That path has no
+  /// bounds or alignment test and finds every access with a 32-bit offset from the tile's first element.
+  EW_HD bool whole(const tile_place<R>& q) const { return p.vector_tiles && q.na == Side && q.nb == Side; }
+
  private:
-  template <class In>
-  EW_HD void stage_one(const In&, const std::int64_t (&)[R], std::int64_t, std::int64_t, int, int,
-                       unsigned char*, int) {}
-  template <class T>
-  EW_HD void stage_one(const tile_array<const T, R>& in, const std::int64_t (&coord)[R], std::int64_t a0,
-                       std::int64_t b0, int na, int nb, unsigned char* smem, int thread) {
+  template <bool Whole, class In>
+  EW_HD void stage_one(const In&, const tile_place<R>&, unsigned char*, unsigned) {}
+  template <bool Whole, class T>
+  EW_HD void stage_one(const tile_array<const T, R>& in, const tile_place<R>& q, unsigned char* smem,
+                       unsigned thread) {
     if (in.smem < 0) return;
     using L = staged_layout<T, Side>;
     constexpr int v = L::stage_vec, pack = L::pack;
+    constexpr unsigned slots = L::slots;
     constexpr int per_thread = (L::slots + threads - 1) / threads;
+    constexpr bool every_slot = L::slots % threads == 0;  // no thread runs past the tile's slots
+    const int na = Whole ? Side : q.na, nb = Whole ? Side : q.nb;
     unsigned char* tile = smem + in.smem;
-    const T* base = in.ptr + row_offset(in.stride, coord, p.rank) + a0 * in.a + b0;
+    const T* base = in.ptr + row_offset(in.stride, q.coord, p.rank) + q.a0 * in.a + q.b0;
+    const int row = static_cast<int>(in.a);  // the whole-tile path's: `vector_tiles` says it fits
     // Slots (of `pack` loads each) a thread loads before it stores the first.
     constexpr int slot_loads =
         S::value.tile_loads_in_flight / pack > 0 ? S::value.tile_loads_in_flight / pack : 1;
     constexpr int chunk = per_thread < slot_loads ? per_thread : slot_loads;
+    unsigned w0 = 0, c0 = 0;
+    L::stage_slot(thread, w0, c0);
+    // Slot `thread + k * threads`'s word column `w` and vector `c` along `b`.
+    const auto slot = [&](int k, unsigned s, unsigned& w, unsigned& c) {
+      if constexpr (threads % L::slot_period == 0) {
+        w = w0 + static_cast<unsigned>(k) * (threads / L::slot_period * L::slot_el);
+        c = c0;
+      } else {
+        L::stage_slot(s, w, c);
+      }
+    };
+    EW_DETAIL_UNROLL
     for (int k0 = 0; k0 < per_thread; k0 += chunk) {
       vector_word<T, v> x[chunk][pack];
       EW_DETAIL_UNROLL
       for (int k = 0; k < chunk; ++k) {  // every load of the chunk first
-        const int s = thread + (k0 + k) * threads;
-        int w = 0, c = 0;
-        L::stage_slot(s, w, c);
-        const int bl = c * v;
+        const unsigned s = thread + static_cast<unsigned>((k0 + k) * threads);
+        unsigned w = 0, c = 0;
+        slot(k0 + k, s, w, c);
+        const int bl = static_cast<int>(c) * v;
         EW_DETAIL_UNROLL
         for (int r = 0; r < pack; ++r) {
-          const int al = w * pack + r;
-          if (s < L::slots && al < na) {
-            const T* q = base + al * in.a + bl;
-            if (bl + v <= nb && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * v) == 0) {
-              x[k][r] = load_vector<v>(q);
+          const int al = static_cast<int>(w) * pack + r;
+          if (Whole && (every_slot || s < slots)) {
+            x[k][r] = load_vector<v>(base + (al * row + bl));
+          } else if (!Whole && s < slots && al < na) {
+            const T* at = base + al * in.a + bl;
+            if (bl + v <= nb && reinterpret_cast<std::uintptr_t>(at) % (sizeof(T) * v) == 0) {
+              x[k][r] = load_vector<v>(at);
             } else {
               EW_DETAIL_UNROLL
-              for (int j = 0; j < v; ++j) x[k][r].elements.v[j] = bl + j < nb ? q[j] : T{};
+              for (int j = 0; j < v; ++j) x[k][r].elements.v[j] = bl + j < nb ? at[j] : T{};
             }
           } else {
             EW_DETAIL_UNROLL
@@ -138,14 +170,16 @@ struct tile_thread {
       }
       EW_DETAIL_UNROLL
       for (int k = 0; k < chunk; ++k) {
-        const int s = thread + (k0 + k) * threads;
-        int w = 0, c = 0;
-        L::stage_slot(s, w, c);
-        const int bl = c * v;
-        if (s < L::slots && w * pack < na) {
+        const unsigned s = thread + static_cast<unsigned>((k0 + k) * threads);
+        unsigned w = 0, c = 0;
+        slot(k0 + k, s, w, c);
+        const unsigned bl = c * v;
+        if ((Whole && every_slot) || (s < slots && static_cast<int>(w) * pack < na)) {
+          // Rows bl to bl + v - 1 share their swizzle (`staged_layout`): one address, and constant steps.
+          unsigned char* row0 = tile + L::word_index(bl, w) * L::word_bytes;
           EW_DETAIL_UNROLL
           for (int j = 0; j < v; ++j) {
-            unsigned char* at = tile + L::word_index(bl + j, w) * L::word_bytes;
+            unsigned char* at = row0 + j * (L::row_words * L::word_bytes);
             if constexpr (pack > 1) {
               vector_word<T, pack> u;
               EW_DETAIL_UNROLL
@@ -160,87 +194,125 @@ struct tile_thread {
     }
   }
 
-  // Element `j` of the vector at (bl, al) of an input: from the staged tile, or from memory.
-  template <class T>
-  EW_HD vector_word<T, Vec> read(const tile_array<const T, R>& in, std::int64_t base,
-                                 const unsigned char* smem, int bl, int al, int n) const {
-    vector_word<T, Vec> u;
-    // A staged input: `Vec` elements along `a` of row `bl`, one shared-memory load where they make a word.
-    if (in.smem >= 0) {
+  /// Where a thread's compute slot `k` is in the tile: row `bl` (along `b`), first element `al` along `a`,
+  /// `n` elements inside the tile, and whether it is one (`active`).
+  struct compute_slot {
+    unsigned bl, al;
+    int n;
+    bool active;
+  };
+  static constexpr unsigned per_row = side / Vec;
+  static constexpr unsigned compute_slots = side * per_row;
+  template <bool Whole>
+  EW_HD static compute_slot slot_of(unsigned thread, int k, int na, int nb) {
+    const unsigned s = thread + static_cast<unsigned>(k * threads);
+    // With whole rows a pass (`threads % per_row == 0`), slot `thread + k * threads` is `thread`'s column,
+    // `k * threads / per_row` rows further: constant steps from the thread's first slot.
+    const unsigned bl = threads % per_row == 0
+                            ? thread / per_row + static_cast<unsigned>(k) * (threads / per_row)
+                            : s / per_row;
+    const unsigned al = (threads % per_row == 0 ? thread : s) % per_row * Vec;
+    if constexpr (Whole) {
+      return {bl, al, Vec, compute_slots % threads == 0 || s < compute_slots};
+    } else {
+      const int n = na - static_cast<int>(al) < Vec ? na - static_cast<int>(al) : Vec;
+      return {bl, al, n, s < compute_slots && static_cast<int>(bl) < nb && n > 0};
+    }
+  }
+
+  // The vectors of slots k0 to k0 + Chunk - 1 of an input: from its staged tile, or from memory at
+  // `in.ptr + base` (the tile's first element) plus the slot's offset (32 bits in the whole-tile path).
+  template <bool Whole, int Chunk, class T>
+  EW_HD void read(const tile_array<const T, R>& in, std::int64_t base, const unsigned char* smem,
+                  unsigned thread, int k0, int na, int nb,
+                  cuda::std::array<vector_word<T, Vec>, Chunk>& u) const {
+    if (in.smem >=
+        0) {  // `Vec` elements along `a` of row `bl`, one shared-memory load where they make a word
       using L = staged_layout<T, Side>;
       const unsigned char* tile = smem + in.smem;
-      if constexpr (uses_word_v<T, Vec> && Vec % L::pack == 0 && sizeof(T) * Vec <= 16) {
-        u.word = smem_get<typename raw_word<sizeof(T) * Vec>::type>(tile + L::byte_offset(bl, al));
+      EW_DETAIL_UNROLL
+      for (int k = 0; k < Chunk; ++k) {
+        const compute_slot c = slot_of<Whole>(thread, k0 + k, na, nb);
+        if (!c.active) continue;
+        if constexpr (uses_word_v<T, Vec> && Vec % L::pack == 0 && sizeof(T) * Vec <= 16) {
+          u[k].word = smem_get<typename raw_word<sizeof(T) * Vec>::type>(tile + L::byte_offset(c.bl, c.al));
+        } else {
+          EW_DETAIL_UNROLL
+          for (int j = 0; j < Vec; ++j)
+            u[k].elements.v[j] = smem_get<T>(tile + L::byte_offset(c.bl, c.al + j));
+        }
+      }
+      return;
+    }
+    const T* first = in.ptr + base;
+    EW_DETAIL_UNROLL
+    for (int k = 0; k < Chunk; ++k) {
+      const compute_slot c = slot_of<Whole>(thread, k0 + k, na, nb);
+      if (!c.active) continue;
+      const T* q = Whole ? first + (static_cast<int>(c.bl) * static_cast<int>(in.b) +
+                                    static_cast<int>(c.al) * static_cast<int>(in.a))
+                         : first + c.bl * in.b + c.al * in.a;
+      if (c.n == Vec && in.a == 1 && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * Vec) == 0) {
+        u[k] = load_vector<Vec>(q);
       } else {
         EW_DETAIL_UNROLL
-        for (int j = 0; j < Vec; ++j) u.elements.v[j] = smem_get<T>(tile + L::byte_offset(bl, al + j));
+        for (int j = 0; j < Vec; ++j) u[k].elements.v[j] = j < c.n ? q[j * in.a] : T{};
       }
-      return u;
     }
-    const T* q = in.ptr + base + bl * in.b + al * in.a;
-    if (n == Vec && in.a == 1 && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * Vec) == 0) {
-      return load_vector<Vec>(q);
+  }
+  template <bool Whole, int Chunk>
+  EW_HD void read(const tile_affine<R>& in, std::int64_t base, const unsigned char*, unsigned thread, int k0,
+                  int na, int nb, cuda::std::array<vector_word<std::int64_t, Vec>, Chunk>& u) const {
+    EW_DETAIL_UNROLL
+    for (int k = 0; k < Chunk; ++k) {
+      const compute_slot c = slot_of<Whole>(thread, k0 + k, na, nb);
+      const std::int64_t first = base + c.bl * in.b + c.al * in.a;
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; ++j) u[k].elements.v[j] = first + j * in.a;
     }
-    EW_DETAIL_UNROLL
-    for (int j = 0; j < Vec; ++j) u.elements.v[j] = j < n ? q[j * in.a] : T{};
-    return u;
   }
-  EW_HD vector_word<std::int64_t, Vec> read(const tile_affine<R>& in, std::int64_t base, const unsigned char*,
-                                            int bl, int al, int) const {
-    vector_word<std::int64_t, Vec> u;
-    const std::int64_t first = base + bl * in.b + al * in.a;
+  template <bool Whole, int Chunk, class Uniform>
+  EW_HD void read(const tile_uniform<Uniform>& in, std::int64_t, const unsigned char*, unsigned, int, int,
+                  int, cuda::std::array<vector_word<typename Uniform::value_type, Vec>, Chunk>& u) const {
     EW_DETAIL_UNROLL
-    for (int j = 0; j < Vec; ++j) u.elements.v[j] = first + j * in.a;
-    return u;
-  }
-  template <class Uniform>
-  EW_HD vector_word<typename Uniform::value_type, Vec> read(const tile_uniform<Uniform>& in, std::int64_t,
-                                                            const unsigned char*, int, int, int) const {
-    return in.u.template vector<Vec>(0);
+    for (int k = 0; k < Chunk; ++k) u[k] = in.u.template vector<Vec>(0);
   }
 
 #pragma nv_exec_check_disable
-  template <std::size_t... I, std::size_t... O>
-  EW_HD void compute_impl(const tile_place<R>& q, const unsigned char* smem, int thread,
+  template <bool Whole, std::size_t... I, std::size_t... O>
+  EW_HD void compute_impl(const tile_place<R>& q, const unsigned char* smem, unsigned thread,
                           cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
     const auto& coord = q.coord;
     const std::int64_t a0 = q.a0, b0 = q.b0;
-    const int na = q.na, nb = q.nb;
+    const int na = Whole ? Side : q.na, nb = Whole ? Side : q.nb;
     // Each operand's offset of the tile's first element, once.
     const std::int64_t in_base[num_in + 1] = {base_of(cuda::std::get<I>(ins), coord, a0, b0)..., 0};
     const std::int64_t out_base[num_out] = {base_of(cuda::std::get<O>(outs), coord, a0, b0)...};
-    constexpr int per_row = side / Vec;
-    constexpr int slots = side * per_row;
-    constexpr int per_thread = (slots + threads - 1) / threads;
+    constexpr int per_thread = static_cast<int>((compute_slots + threads - 1) / threads);
     constexpr int in_flight = S::value.tile_reads_for(static_cast<int>(num_in));
     constexpr int chunk = per_thread < in_flight ? per_thread : in_flight;
+    EW_DETAIL_UNROLL
     for (int k0 = 0; k0 < per_thread; k0 += chunk) {
       cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, chunk>...> loaded;
-      EW_DETAIL_UNROLL
-      for (int k = 0; k < chunk; ++k) {  // every read of the chunk first
-        const int s = thread + (k0 + k) * threads;
-        const int bl = s / per_row, al = s % per_row * Vec;
-        const int n = na - al < Vec ? na - al : Vec;
-        if (s < slots && bl < nb && n > 0) {
-          ((cuda::std::get<I>(loaded)[k] = read(cuda::std::get<I>(ins), in_base[I], smem, bl, al, n)), ...);
-        }
-      }
+      // Every read of the chunk first, input by input.
+      (read<Whole, chunk>(cuda::std::get<I>(ins), in_base[I], smem, thread, k0, na, nb,
+                          cuda::std::get<I>(loaded)),
+       ...);
       EW_DETAIL_UNROLL
       for (int k = 0; k < chunk; ++k) {
-        const int s = thread + (k0 + k) * threads;
-        const int bl = s / per_row, al = s % per_row * Vec;
-        const int n = na - al < Vec ? na - al : Vec;
-        if (s < slots && bl < nb && n > 0) {
+        const compute_slot c = slot_of<Whole>(thread, k0 + k, na, nb);
+        if (c.active) {
           cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
           EW_DETAIL_UNROLL
           for (int j = 0; j < Vec; ++j) {
-            if (j < n) {
+            if (j < c.n) {
               auto r = op(cuda::std::get<I>(loaded)[k].elements.v[j]...);
               ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))),
                ...);
             }
           }
-          (write(cuda::std::get<O>(outs), out_base[O], bl, al, n, cuda::std::get<O>(results)), ...);
+          (write<Whole>(cuda::std::get<O>(outs), out_base[O], c.bl, c.al, c.n, cuda::std::get<O>(results)),
+           ...);
         }
       }
     }
@@ -261,9 +333,14 @@ struct tile_thread {
     return 0;
   }
 
-  template <class T>
-  EW_HD void write(const tile_array<T, R>& o, std::int64_t base, int bl, int al, int n,
+  template <bool Whole, class T>
+  EW_HD void write(const tile_array<T, R>& o, std::int64_t base, unsigned bl, unsigned al, int n,
                    const vector_word<T, Vec>& w) const {
+    if constexpr (Whole) {  // `vector_tiles`: aligned, and the tile's offsets fit 32 bits
+      store_vector<Vec>(o.ptr + base + (static_cast<int>(bl) * static_cast<int>(o.b) + static_cast<int>(al)),
+                        w);
+      return;
+    }
     T* q = o.ptr + base + bl * o.b + al;
     if (n == Vec && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * Vec) == 0) {
       store_vector<Vec>(q, w);

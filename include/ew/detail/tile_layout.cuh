@@ -43,6 +43,10 @@ struct tile_plan {
   bool narrow = false;
   fast_divmod plane_div, group_tiles_div, group_div;
   fast_divmod extent_div[R];
+  /// Every staged input and output takes its vectors at every tile (its address and its strides, but the
+  /// one of 1, whole vectors), and every array operand's offsets inside a tile fit 31 bits: the tiles of
+  /// `side` by `side` elements take the tile kernel's whole-tile path (`tile_thread::whole`).
+  bool vector_tiles = false;
 };
 
 /// Where a tile is: the coordinates of its batch dimensions in `coord` (0 along `a` and `b`), its first
@@ -143,28 +147,36 @@ struct staged_layout {
   static constexpr int b_vectors = Side / stage_vec;
   static constexpr int slots = row_words * b_vectors;
 
+  // The indices below are unsigned: divided by constants (powers of two), signed ones cost the kernel a
+  // rounding correction at every access.
   /// The word index of word `w` (elements `w * pack` on) of row `b`.
-  EW_HD static constexpr int word_index(int b, int w) {
+  EW_HD static constexpr unsigned word_index(unsigned b, unsigned w) {
     return b * row_words + ((w / chunk_words) ^ ((b / stage_vec) & swizzle_mask)) * chunk_words +
            w % chunk_words;
   }
   /// The byte offset of element `a` of row `b`.
-  EW_HD static constexpr int byte_offset(int b, int a) {
-    return word_index(b, a / pack) * word_bytes + a % pack * static_cast<int>(sizeof(T));
+  EW_HD static constexpr unsigned byte_offset(unsigned b, unsigned a) {
+    return word_index(b, a / pack) * word_bytes + a % pack * static_cast<unsigned>(sizeof(T));
   }
   /// Staging slot `s`'s word column `w` (its input rows are `w * pack` on) and vector `c` along `b`. A
   /// warp's 32 slots are 8 vectors along `b` (128 bytes of each input row: coalesced) times the words of
   /// one chunk, so that each of its shared-memory stores meets every bank once.
-  EW_HD static constexpr void stage_slot(int s, int& w, int& c) {
-    constexpr int cl = b_vectors < 8 ? b_vectors : 8;
-    constexpr int el = chunk_words < row_words ? chunk_words : row_words;
-    const int c_low = s % cl;
-    int r = s / cl;
-    const int w_low = r % el;
-    r /= el;
-    c = r % (b_vectors / cl) * cl + c_low;
-    w = r / (b_vectors / cl) * el + w_low;
+  EW_HD static constexpr void stage_slot(unsigned s, unsigned& w, unsigned& c) {
+    const unsigned c_low = s % slot_cl;
+    unsigned r = s / slot_cl;
+    const unsigned w_low = r % slot_el;
+    r /= slot_el;
+    c = r % (b_vectors / slot_cl) * slot_cl + c_low;
+    w = r / (b_vectors / slot_cl) * slot_el + w_low;
   }
+  /// Vectors along `b` and words along `a` that a warp's staging slots take.
+  static constexpr unsigned slot_cl = b_vectors < 8 ? b_vectors : 8;
+  static constexpr unsigned slot_el = chunk_words < row_words ? chunk_words : row_words;
+  /// Slots of one pass over the vectors along `b`: slot `s + period` is slot `s`'s vector, `slot_el` words
+  /// further along `a`. A block of a multiple of `period` threads finds its slots from its first
+  /// (`tile_thread`), where dividing each slot's number cost the kernel some 6 instructions a shared-memory
+  /// store (SASS of the f32 transpose, 2026-12-03).
+  static constexpr unsigned slot_period = b_vectors * slot_el;
 };
 
 /// Bytes of shared memory a staged input of `T` takes.
