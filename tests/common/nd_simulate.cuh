@@ -126,7 +126,7 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
       }
       return "tile rank " + std::to_string(call.tile.rank) + " b " + std::to_string(call.tile.b) + " tiles " +
              std::to_string(call.tile.tiles) + " smem " + std::to_string(call.smem_bytes) +
-             (call.tile.vector_tiles ? " vector_tiles" : "");
+             (call.tile.vector_tiles ? " vector_tiles split " + std::to_string(call.tile.stage_split) : "");
     }
   }
   if (call.plan.vec > 1) {

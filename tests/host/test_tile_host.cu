@@ -272,26 +272,35 @@ bool vector_tiles(const std::string& path) { return path.find("vector_tiles") !=
 
 }  // namespace
 
-TEST_CASE("tile kernel: whole tiles of aligned launches take the whole-tile path, the others do not",
+TEST_CASE("tile kernel: the vector paths take aligned launches of whole vectors, edge tiles too",
           "[nd][tile]") {
   std::uint64_t seed = ew_test::base_seed() + 5;
-  // y[cols, rows] = x[rows, cols]^T; every stride whole vectors and both arrays aligned: whole tiles take
-  // the path without tests (and the edge tiles of 136 columns, 72 rows, the other one, in the same launch).
+  // y[cols, rows] = x[rows, cols]^T; every stride and extent whole vectors and both arrays aligned: every
+  // tile takes a vector path (the edge tiles of 136 columns and of 72 rows the one with bounds tests).
   for (std::int64_t cols : {128, 136}) {
     for (std::int64_t rows : {192, 72}) {
       const std::int64_t e[2] = {cols, rows};
       CHECK(vector_tiles(permute_case<float, 2>(e, {1, 0}, 0, 0, 0, ++seed)));
       CHECK(vector_tiles(permute_case<__nv_bfloat16, 2>(e, {1, 0}, 0, 0, 1, ++seed)));
-      // 1-byte elements take vectors of 16: rows of 72 and 136 are not whole ones.
-      CHECK(vector_tiles(permute_case<std::int8_t, 2>(e, {1, 0}, 0, 0, 1, ++seed)) ==
-            (cols == 128 && rows == 192));
       CHECK(vector_tiles(permute_case<double, 2>(e, {1, 0}, 0, 0, 0, ++seed)));
       CHECK(vector_tiles(permute_case<float, 2, tiles_of_96_threads>(e, {1, 0}, 0, 0, 1, ++seed)));
       CHECK(vector_tiles(permute_case<__nv_bfloat16, 2, tiles_of_96_threads>(e, {1, 0}, 0, 0, 0, ++seed)));
+      // 1-byte elements: output rows of 72 are not whole vectors of 16; input rows of 136 are whole
+      // halves, staged with 8-byte loads.
+      const std::string path = permute_case<std::int8_t, 2>(e, {1, 0}, 0, 0, 1, ++seed);
+      CHECK(vector_tiles(path) == (rows == 192));
+      if (rows == 192) CHECK(path.find(cols == 128 ? "split 1" : "split 2") != std::string::npos);
     }
   }
+  // Input rows of 1000 bytes (torch_cells' [2^14, 1000]) and of 129 doubles: 8-byte staging loads.
+  const std::int64_t bytes_1000[2] = {1000, 64};
+  CHECK(permute_case<std::int8_t, 2>(bytes_1000, {1, 0}, 0, 0, 0, ++seed).find("vector_tiles split 2") !=
+        std::string::npos);
+  const std::int64_t doubles_129[2] = {129, 66};
+  CHECK(permute_case<double, 2>(doubles_129, {1, 0}, 0, 0, 1, ++seed).find("vector_tiles split 2") !=
+        std::string::npos);
   const std::int64_t e[2] = {128, 192};
-  // The input or the output off a vector, or a row of the output not whole vectors: every tile tests.
+  // The input or the output off a vector, or a row of the output not whole vectors: the general path.
   CHECK_FALSE(vector_tiles(permute_case<float, 2>(e, {1, 0}, 1, 0, 0, ++seed)));
   CHECK_FALSE(vector_tiles(permute_case<float, 2>(e, {1, 0}, 0, 2, 0, ++seed)));
   CHECK_FALSE(vector_tiles(permute_case<__nv_bfloat16, 2>(e, {1, 0}, 8, 4, 1, ++seed)));
@@ -299,9 +308,11 @@ TEST_CASE("tile kernel: whole tiles of aligned launches take the whole-tile path
   CHECK_FALSE(vector_tiles(permute_case<float, 2>(odd_rows, {1, 0}, 0, 0, 0, ++seed)));
   const std::int64_t odd_cols[2] = {126, 192};
   CHECK_FALSE(vector_tiles(permute_case<__nv_bfloat16, 2>(odd_cols, {1, 0}, 0, 0, 0, ++seed)));
-  // NCHW -> NHWC with C = 64, H * W = 3136 (ResNet's): whole tiles.
+  // NCHW -> NHWC with C = 64, H * W = 3136 (ResNet's); and with C = 70, H * W = 99: no vectors.
   const std::int64_t nhwc[4] = {2, 56, 56, 64};
   CHECK(vector_tiles(permute_case<float, 4>(nhwc, {0, 3, 1, 2}, 0, 0, 3, ++seed)));
+  const std::int64_t nhwc_odd[4] = {2, 9, 11, 70};
+  CHECK_FALSE(vector_tiles(permute_case<float, 4>(nhwc_odd, {0, 3, 1, 2}, 0, 0, 3, ++seed)));
 }
 
 namespace {

@@ -208,10 +208,20 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   /// The staged inputs' shared memory (those whose innermost stride is neither 0 nor 1); the N-dimensional
   /// kernel instead when it would pass `tuning::tile_max_smem_bytes`.
   void plan_tile() {
+    if constexpr (R >= 2) {
+      plan_tiles();
+    } else {  // never chosen (choose_nd_path: a rank of at least 2)
+      path = nd_path::rows;
+    }
+  }
+  /// `plan_tile` of a launch of rank 2 or more.
+  void plan_tiles() {
     for (int j = 0; j < num_ops; ++j) smem_offset[j] = -1;
     smem_bytes = 0;
     int i = 0;
-    bool vector_tiles = true;
+    const std::int64_t extent_a = shape.extent[last_dimension(shape)], extent_b = shape.extent[tile_b];
+    // Whether every staged input takes staging loads of 16 bytes, or of 8 (`tile_plan::stage_split`).
+    bool whole = true, halves = true;
     auto stage = [&](auto* a) {
       using A = cuda::std::remove_pointer_t<decltype(a)>;
       const int k = rows[i++];
@@ -220,8 +230,10 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
         if (inner != 0 && inner != 1) {
           smem_offset[k] = static_cast<int>(smem_bytes);
           smem_bytes += tile_stage_bytes<input_value_t<A>, tile_side>;
-          vector_tiles =
-              vector_tiles && takes_vectors(k, staged_layout<input_value_t<A>, tile_side>::stage_vec, tile_b);
+          constexpr int v = staged_layout<input_value_t<A>, tile_side>::stage_vec;
+          constexpr int half = v > 1 ? v / 2 : 1;
+          whole = whole && takes_vectors(k, v, tile_b) && extent_b % v == 0;
+          halves = halves && takes_vectors(k, half, tile_b) && extent_b % half == 0;
         }
       }
     };
@@ -231,18 +243,20 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       return;
     }
     tile = make_tile_plan(shape, tile_b, tile_side, S::value.tile_group);
+    bool vector_tiles = (whole || halves) && extent_a % Vec == 0;
     for (int k = 0; k < num_out; ++k)
       vector_tiles = vector_tiles && takes_vectors(k, Vec, last_dimension(shape));
     for (int k = 0; k < num_ops; ++k) vector_tiles = vector_tiles && (ops[k].affine || tile_fits_31_bits(k));
     tile.vector_tiles = vector_tiles;
+    tile.stage_split = whole ? 1 : 2;
   }
 
   /// Whether array operand `k` takes vectors of `vec` elements along dimension `unit` (its stride there 1)
   /// at every element the tile kernel starts one at: its address and its other strides are whole vectors.
   bool takes_vectors(int k, int vec, int unit) const {
     const std::uint64_t bytes = ops[k].element_size * static_cast<std::uint64_t>(vec);
-    if (ops[k].address % bytes != 0 || shape.stride[k][unit] != 1) return false;
-    for (int d = 0; d < shape.rank; ++d) {
+    if (ops[k].address % bytes != 0 || unit < 0 || unit >= R || shape.stride[k][unit] != 1) return false;
+    for (int d = 0; d < shape.rank && d < R; ++d) {
       if (d != unit && shape.stride[k][d] % vec != 0) return false;
     }
     return true;

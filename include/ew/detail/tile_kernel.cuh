@@ -84,10 +84,17 @@ struct tile_thread {
 #pragma nv_exec_check_disable
   EW_HD void stage(const tile_place<R>& q, unsigned char* smem, int thread) {
     const unsigned t = static_cast<unsigned>(thread);
-    if (whole(q)) {
-      cuda::std::apply([&](const auto&... in) { (stage_one<true>(in, q, smem, t), ...); }, ins);
-    } else {
-      cuda::std::apply([&](const auto&... in) { (stage_one<false>(in, q, smem, t), ...); }, ins);
+    switch (path_of(q)) {
+      case tile_path::vector_full:
+        p.stage_split == 1 ? stage_all<tile_path::vector_full, 1>(q, smem, t)
+                           : stage_all<tile_path::vector_full, 2>(q, smem, t);
+        break;
+      case tile_path::vector_edge:
+        p.stage_split == 1 ? stage_all<tile_path::vector_edge, 1>(q, smem, t)
+                           : stage_all<tile_path::vector_edge, 2>(q, smem, t);
+        break;
+      default:
+        stage_all<tile_path::general, 1>(q, smem, t);
     }
   }
 
@@ -95,24 +102,38 @@ struct tile_thread {
 #pragma nv_exec_check_disable
   EW_HD void compute(const tile_place<R>& q, const unsigned char* smem, int thread) {
     const unsigned t = static_cast<unsigned>(thread);
-    if (whole(q)) {
-      compute_impl<true>(q, smem, t, cuda::std::make_index_sequence<num_in>{},
-                         cuda::std::make_index_sequence<num_out>{});
-    } else {
-      compute_impl<false>(q, smem, t, cuda::std::make_index_sequence<num_in>{},
-                          cuda::std::make_index_sequence<num_out>{});
+    constexpr auto ins_seq = cuda::std::make_index_sequence<num_in>{};
+    constexpr auto outs_seq = cuda::std::make_index_sequence<num_out>{};
+    switch (path_of(q)) {
+      case tile_path::vector_full:
+        compute_impl<tile_path::vector_full>(q, smem, t, ins_seq, outs_seq);
+        break;
+      case tile_path::vector_edge:
+        compute_impl<tile_path::vector_edge>(q, smem, t, ins_seq, outs_seq);
+        break;
+      default:
+        compute_impl<tile_path::general>(q, smem, t, ins_seq, outs_seq);
     }
   }
 
-  /// Whether the tile at `q` takes the whole-tile path: `Side` by `Side` elements in a launch whose
-  /// staged inputs and outputs take vectors everywhere (`tile_plan::vector_tiles`). That path has no
-  /// bounds or alignment test and finds every access with a 32-bit offset from the tile's first element.
-  EW_HD bool whole(const tile_place<R>& q) const { return p.vector_tiles && q.na == Side && q.nb == Side; }
+  /// The path the tile at `q` takes. In a launch whose staged inputs and outputs take vectors everywhere
+  /// (`tile_plan::vector_tiles`), a tile of `Side` by `Side` elements takes the path without bounds or
+  /// alignment tests, one at an edge the path that tests each access's bounds only; both find every
+  /// access with a 32-bit offset from the tile's first element. Other tiles take the general path.
+  EW_HD tile_path path_of(const tile_place<R>& q) const {
+    if (!p.vector_tiles) return tile_path::general;
+    return q.na == Side && q.nb == Side ? tile_path::vector_full : tile_path::vector_edge;
+  }
 
  private:
-  template <bool Whole, class In>
+#pragma nv_exec_check_disable
+  template <tile_path Path, int Split>
+  EW_HD void stage_all(const tile_place<R>& q, unsigned char* smem, unsigned t) {
+    cuda::std::apply([&](const auto&... in) { (stage_one<Path, Split>(in, q, smem, t), ...); }, ins);
+  }
+  template <tile_path Path, int Split, class In>
   EW_HD void stage_one(const In&, const tile_place<R>&, unsigned char*, unsigned) {}
-  template <bool Whole, class T>
+  template <tile_path Path, int Split, class T>
   EW_HD void stage_one(const tile_array<const T, R>& in, const tile_place<R>& q, unsigned char* smem,
                        unsigned thread) {
     if (in.smem < 0) return;
@@ -121,10 +142,13 @@ struct tile_thread {
     constexpr unsigned slots = L::slots;
     constexpr int per_thread = (L::slots + threads - 1) / threads;
     constexpr bool every_slot = L::slots % threads == 0;  // no thread runs past the tile's slots
-    const int na = Whole ? Side : q.na, nb = Whole ? Side : q.nb;
+    constexpr bool vector = Path != tile_path::general, full = Path == tile_path::vector_full;
+    // A staging load in `Split` pieces (`tile_plan::stage_split`).
+    constexpr int piece = v / Split > 0 ? v / Split : 1;
+    const int na = full ? Side : q.na, nb = full ? Side : q.nb;
     unsigned char* tile = smem + in.smem;
     const T* base = in.ptr + row_offset(in.stride, q.coord, p.rank) + q.a0 * in.a + q.b0;
-    const int row = static_cast<int>(in.a);  // the whole-tile path's: `vector_tiles` says it fits
+    const int row = static_cast<int>(in.a);  // the vector paths': `vector_tiles` says it fits
     // Slots (of `pack` loads each) a thread loads before it stores the first.
     constexpr int slot_loads =
         S::value.tile_loads_in_flight / pack > 0 ? S::value.tile_loads_in_flight / pack : 1;
@@ -152,9 +176,21 @@ struct tile_thread {
         EW_DETAIL_UNROLL
         for (int r = 0; r < pack; ++r) {
           const int al = static_cast<int>(w) * pack + r;
-          if (Whole && (every_slot || s < slots)) {
-            x[k][r] = load_vector<v>(base + (al * row + bl));
-          } else if (!Whole && s < slots && al < na) {
+          if (vector) {
+            const T* at = base + (al * row + bl);
+            EW_DETAIL_UNROLL
+            for (int i = 0; i < v / piece; ++i) {
+              vector_word<T, piece> u;
+              if (full ? every_slot || s < slots : s < slots && al < na && bl + i * piece < nb) {
+                u = load_vector<piece>(at + i * piece);
+              } else {
+                EW_DETAIL_UNROLL
+                for (int j = 0; j < piece; ++j) u.elements.v[j] = T{};  // past the tile: never read
+              }
+              EW_DETAIL_UNROLL
+              for (int j = 0; j < piece; ++j) x[k][r].elements.v[i * piece + j] = u.elements.v[j];
+            }
+          } else if (s < slots && al < na) {
             const T* at = base + al * in.a + bl;
             if (bl + v <= nb && reinterpret_cast<std::uintptr_t>(at) % (sizeof(T) * v) == 0) {
               x[k][r] = load_vector<v>(at);
@@ -174,7 +210,7 @@ struct tile_thread {
         unsigned w = 0, c = 0;
         slot(k0 + k, s, w, c);
         const unsigned bl = c * v;
-        if ((Whole && every_slot) || (s < slots && static_cast<int>(w) * pack < na)) {
+        if ((full && every_slot) || (s < slots && static_cast<int>(w) * pack < na)) {
           // Rows bl to bl + v - 1 share their swizzle (`staged_layout`): one address, and constant steps.
           unsigned char* row0 = tile + L::word_index(bl, w) * L::word_bytes;
           EW_DETAIL_UNROLL
@@ -203,7 +239,7 @@ struct tile_thread {
   };
   static constexpr unsigned per_row = side / Vec;
   static constexpr unsigned compute_slots = side * per_row;
-  template <bool Whole>
+  template <tile_path Path>
   EW_HD static compute_slot slot_of(unsigned thread, int k, int na, int nb) {
     const unsigned s = thread + static_cast<unsigned>(k * threads);
     // With whole rows a pass (`threads % per_row == 0`), slot `thread + k * threads` is `thread`'s column,
@@ -212,8 +248,10 @@ struct tile_thread {
                             ? thread / per_row + static_cast<unsigned>(k) * (threads / per_row)
                             : s / per_row;
     const unsigned al = (threads % per_row == 0 ? thread : s) % per_row * Vec;
-    if constexpr (Whole) {
+    if constexpr (Path == tile_path::vector_full) {
       return {bl, al, Vec, compute_slots % threads == 0 || s < compute_slots};
+    } else if constexpr (Path == tile_path::vector_edge) {  // `na` whole vectors (`vector_tiles`)
+      return {bl, al, Vec, s < compute_slots && static_cast<int>(bl) < nb && static_cast<int>(al) < na};
     } else {
       const int n = na - static_cast<int>(al) < Vec ? na - static_cast<int>(al) : Vec;
       return {bl, al, n, s < compute_slots && static_cast<int>(bl) < nb && n > 0};
@@ -221,8 +259,8 @@ struct tile_thread {
   }
 
   // The vectors of slots k0 to k0 + Chunk - 1 of an input: from its staged tile, or from memory at
-  // `in.ptr + base` (the tile's first element) plus the slot's offset (32 bits in the whole-tile path).
-  template <bool Whole, int Chunk, class T>
+  // `in.ptr + base` (the tile's first element) plus the slot's offset (32 bits on the vector paths).
+  template <tile_path Path, int Chunk, class T>
   EW_HD void read(const tile_array<const T, R>& in, std::int64_t base, const unsigned char* smem,
                   unsigned thread, int k0, int na, int nb,
                   cuda::std::array<vector_word<T, Vec>, Chunk>& u) const {
@@ -232,7 +270,7 @@ struct tile_thread {
       const unsigned char* tile = smem + in.smem;
       EW_DETAIL_UNROLL
       for (int k = 0; k < Chunk; ++k) {
-        const compute_slot c = slot_of<Whole>(thread, k0 + k, na, nb);
+        const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
         if (!c.active) continue;
         if constexpr (uses_word_v<T, Vec> && Vec % L::pack == 0 && sizeof(T) * Vec <= 16) {
           u[k].word = smem_get<typename raw_word<sizeof(T) * Vec>::type>(tile + L::byte_offset(c.bl, c.al));
@@ -247,11 +285,11 @@ struct tile_thread {
     const T* first = in.ptr + base;
     EW_DETAIL_UNROLL
     for (int k = 0; k < Chunk; ++k) {
-      const compute_slot c = slot_of<Whole>(thread, k0 + k, na, nb);
+      const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
       if (!c.active) continue;
-      const T* q = Whole ? first + (static_cast<int>(c.bl) * static_cast<int>(in.b) +
-                                    static_cast<int>(c.al) * static_cast<int>(in.a))
-                         : first + c.bl * in.b + c.al * in.a;
+      const T* q = Path != tile_path::general ? first + (static_cast<int>(c.bl) * static_cast<int>(in.b) +
+                                                         static_cast<int>(c.al) * static_cast<int>(in.a))
+                                              : first + c.bl * in.b + c.al * in.a;
       if (c.n == Vec && in.a == 1 && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * Vec) == 0) {
         u[k] = load_vector<Vec>(q);
       } else {
@@ -260,18 +298,18 @@ struct tile_thread {
       }
     }
   }
-  template <bool Whole, int Chunk>
+  template <tile_path Path, int Chunk>
   EW_HD void read(const tile_affine<R>& in, std::int64_t base, const unsigned char*, unsigned thread, int k0,
                   int na, int nb, cuda::std::array<vector_word<std::int64_t, Vec>, Chunk>& u) const {
     EW_DETAIL_UNROLL
     for (int k = 0; k < Chunk; ++k) {
-      const compute_slot c = slot_of<Whole>(thread, k0 + k, na, nb);
+      const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
       const std::int64_t first = base + c.bl * in.b + c.al * in.a;
       EW_DETAIL_UNROLL
       for (int j = 0; j < Vec; ++j) u[k].elements.v[j] = first + j * in.a;
     }
   }
-  template <bool Whole, int Chunk, class Uniform>
+  template <tile_path Path, int Chunk, class Uniform>
   EW_HD void read(const tile_uniform<Uniform>& in, std::int64_t, const unsigned char*, unsigned, int, int,
                   int, cuda::std::array<vector_word<typename Uniform::value_type, Vec>, Chunk>& u) const {
     EW_DETAIL_UNROLL
@@ -279,12 +317,13 @@ struct tile_thread {
   }
 
 #pragma nv_exec_check_disable
-  template <bool Whole, std::size_t... I, std::size_t... O>
+  template <tile_path Path, std::size_t... I, std::size_t... O>
   EW_HD void compute_impl(const tile_place<R>& q, const unsigned char* smem, unsigned thread,
                           cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
     const auto& coord = q.coord;
     const std::int64_t a0 = q.a0, b0 = q.b0;
-    const int na = Whole ? Side : q.na, nb = Whole ? Side : q.nb;
+    const int na = Path == tile_path::vector_full ? Side : q.na;
+    const int nb = Path == tile_path::vector_full ? Side : q.nb;
     // Each operand's offset of the tile's first element, once.
     const std::int64_t in_base[num_in + 1] = {base_of(cuda::std::get<I>(ins), coord, a0, b0)..., 0};
     const std::int64_t out_base[num_out] = {base_of(cuda::std::get<O>(outs), coord, a0, b0)...};
@@ -295,12 +334,12 @@ struct tile_thread {
     for (int k0 = 0; k0 < per_thread; k0 += chunk) {
       cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, chunk>...> loaded;
       // Every read of the chunk first, input by input.
-      (read<Whole, chunk>(cuda::std::get<I>(ins), in_base[I], smem, thread, k0, na, nb,
-                          cuda::std::get<I>(loaded)),
+      (read<Path, chunk>(cuda::std::get<I>(ins), in_base[I], smem, thread, k0, na, nb,
+                         cuda::std::get<I>(loaded)),
        ...);
       EW_DETAIL_UNROLL
       for (int k = 0; k < chunk; ++k) {
-        const compute_slot c = slot_of<Whole>(thread, k0 + k, na, nb);
+        const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
         if (c.active) {
           cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
           EW_DETAIL_UNROLL
@@ -311,7 +350,7 @@ struct tile_thread {
                ...);
             }
           }
-          (write<Whole>(cuda::std::get<O>(outs), out_base[O], c.bl, c.al, c.n, cuda::std::get<O>(results)),
+          (write<Path>(cuda::std::get<O>(outs), out_base[O], c.bl, c.al, c.n, cuda::std::get<O>(results)),
            ...);
         }
       }
@@ -333,10 +372,10 @@ struct tile_thread {
     return 0;
   }
 
-  template <bool Whole, class T>
+  template <tile_path Path, class T>
   EW_HD void write(const tile_array<T, R>& o, std::int64_t base, unsigned bl, unsigned al, int n,
                    const vector_word<T, Vec>& w) const {
-    if constexpr (Whole) {  // `vector_tiles`: aligned, and the tile's offsets fit 32 bits
+    if constexpr (Path != tile_path::general) {  // `vector_tiles`: aligned, whole vectors, 32-bit offsets
       store_vector<Vec>(o.ptr + base + (static_cast<int>(bl) * static_cast<int>(o.b) + static_cast<int>(al)),
                         w);
       return;

@@ -44,10 +44,19 @@ struct tile_plan {
   fast_divmod plane_div, group_tiles_div, group_div;
   fast_divmod extent_div[R];
   /// Every staged input and output takes its vectors at every tile (its address and its strides, but the
-  /// one of 1, whole vectors), and every array operand's offsets inside a tile fit 31 bits: the tiles of
-  /// `side` by `side` elements take the tile kernel's whole-tile path (`tile_thread::whole`).
+  /// one of 1, whole vectors; the extents along `b` and `a` whole vectors too), and every array operand's
+  /// offsets inside a tile fit 31 bits: every tile takes one of the tile kernel's vector paths
+  /// (`tile_thread::path_of`).
   bool vector_tiles = false;
+  /// Pieces (1 or 2) each 16-byte staging load is made of on the vector paths: 2 where a staged input's
+  /// rows are whole half vectors only (a [2^14, 1000] bytes input: rows of 1000 bytes), which then takes
+  /// 8-byte loads instead of the general path's tests and element loads.
+  int stage_split = 1;
 };
+
+/// The paths a tile of the tile kernel takes (`tile_thread::path_of`): no tests (a whole tile of a
+/// `vector_tiles` launch), bounds tests only (its edge tiles), or every test (the general path).
+enum class tile_path { vector_full, vector_edge, general };
 
 /// Where a tile is: the coordinates of its batch dimensions in `coord` (0 along `a` and `b`), its first
 /// element along `a` and `b` (`a0`, `b0`) and its extents inside the shape along them (`na`, `nb`).
