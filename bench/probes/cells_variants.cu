@@ -21,6 +21,7 @@
 //   t128x512   tiles 128 a side, 512 threads, 2 blocks an SM
 //   tl8        ew's tiles with 8 loads in flight a thread
 //   tocc6      ew's tiles compiled for 6 blocks an SM (40 registers)
+//   tocc12, tocc16   ew's tiles compiled for 12 and 16 blocks an SM (40 and 32 registers)
 //   t32x64     tiles 32 a side, 64 threads, 16 blocks an SM
 //   t64x64     tiles 64 a side, 64 threads, 16 blocks an SM
 //   t128x128   tiles 128 a side, 128 threads, 8 blocks an SM (bf16: 32 KB of shared memory a block)
@@ -102,6 +103,8 @@ EW_ND_VARIANT(t64x128, s.tile_side = 64; s.tile_block_threads = 128; s.tile_min_
 EW_ND_VARIANT(t128x512, s.tile_side = 128; s.tile_block_threads = 512; s.tile_min_blocks_per_sm = 2)
 EW_ND_VARIANT(tl8, s.tile_loads_in_flight = 8)
 EW_ND_VARIANT(tocc6, s.tile_min_blocks_per_sm = 6)
+EW_ND_VARIANT(tocc12, s.tile_min_blocks_per_sm = 12)
+EW_ND_VARIANT(tocc16, s.tile_min_blocks_per_sm = 16)
 EW_ND_VARIANT(t32x64, s.tile_side = 32; s.tile_block_threads = 64; s.tile_min_blocks_per_sm = 16)
 EW_ND_VARIANT(t64x64, s.tile_side = 64; s.tile_block_threads = 64; s.tile_min_blocks_per_sm = 16)
 EW_ND_VARIANT(t128x128, s.tile_side = 128; s.tile_block_threads = 128; s.tile_min_blocks_per_sm = 8)
@@ -281,16 +284,23 @@ EW_LEAN_1D(bf16, __nv_bfloat16)
 #define EW_VARIANTS_TILES(v)           \
   EW_VARIANTS_TRANSPOSE(f32, float, v) \
   EW_VARIANTS_TRANSPOSE(bf16, __nv_bfloat16, v)
+// The same over 1- and 8-byte elements too (u8 tiles are 128 a side by default).
+#define EW_VARIANTS_TILES_ALL(v)             \
+  EW_VARIANTS_TILES(v)                       \
+  EW_VARIANTS_TRANSPOSE(u8, std::uint8_t, v) \
+  EW_VARIANTS_TRANSPOSE(f64, double, v)
 
 EW_VARIANTS_ROWS(gather)
 EW_VARIANTS_ROWS(row256)
 EW_VARIANTS_ROWS(rowu4)
 EW_VARIANTS_ROWS(rowc512)
-EW_VARIANTS_TILES(t64x128)
+EW_VARIANTS_TILES_ALL(t64x128)
 EW_VARIANTS_TILES(t128x512)
-EW_VARIANTS_TILES(tl8)
+EW_VARIANTS_TILES_ALL(tl8)
 EW_VARIANTS_TILES(tocc6)
-EW_VARIANTS_TILES(t32x64)
+EW_VARIANTS_TILES_ALL(tocc12)
+EW_VARIANTS_TILES_ALL(tocc16)
+EW_VARIANTS_TILES_ALL(t32x64)
 EW_VARIANTS_TILES(t64x64)
 EW_VARIANTS_TILES(t128x128)
 EW_VARIANTS_TILES(t128x256)

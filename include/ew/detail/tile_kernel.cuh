@@ -178,17 +178,25 @@ struct tile_thread {
           const int al = static_cast<int>(w) * pack + r;
           if (vector) {
             const T* at = base + (al * row + bl);
-            EW_DETAIL_UNROLL
-            for (int i = 0; i < v / piece; ++i) {
-              vector_word<T, piece> u;
-              if (full ? every_slot || s < slots : s < slots && al < na && bl + i * piece < nb) {
-                u = load_vector<piece>(at + i * piece);
+            if constexpr (Split == 1 || v == 1) {
+              if (full ? every_slot || s < slots : s < slots && al < na && bl < nb) {
+                x[k][r] = load_vector<v>(at);
               } else {
                 EW_DETAIL_UNROLL
-                for (int j = 0; j < piece; ++j) u.elements.v[j] = T{};  // past the tile: never read
+                for (int j = 0; j < v; ++j) x[k][r].elements.v[j] = T{};  // past the tile: never read
               }
+            } else {  // `Split` loads of whole words, each tested, into the vector's word
+              using part_word = typename raw_word<sizeof(T) * piece>::type;
+              union {
+                vector_word<T, v> whole;
+                part_word part[Split];
+              } m;
               EW_DETAIL_UNROLL
-              for (int j = 0; j < piece; ++j) x[k][r].elements.v[i * piece + j] = u.elements.v[j];
+              for (int i = 0; i < Split; ++i) {
+                const bool in = full ? every_slot || s < slots : s < slots && al < na && bl + i * piece < nb;
+                m.part[i] = in ? load_vector<piece>(at + i * piece).word : part_word{};
+              }
+              x[k][r] = m.whole;
             }
           } else if (s < slots && al < na) {
             const T* at = base + al * in.a + bl;
