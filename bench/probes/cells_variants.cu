@@ -22,6 +22,12 @@
 //   tl8        ew's tiles with 8 loads in flight a thread
 //   tocc6      ew's tiles compiled for 6 blocks an SM (40 registers)
 //   tocc12, tocc16   ew's tiles compiled for 12 and 16 blocks an SM (40 and 32 registers)
+//   (the tile variants above that name a side apply it to every element size; the others leave 8-byte
+//   elements in ew's wide tiles, `nd_kernel_shapes::wide_tiles`)
+//   w64x128    8-byte elements in 64-side tiles of 128 threads, 8 an SM (ew's tiles before change 17)
+//   w32x128, w32x32, w64x256   8-byte elements in 32-side tiles of 128 threads (8 an SM), of 32 threads
+//              (32 an SM), and in 64-side tiles of 256 threads (4 an SM)
+//   w32l8      ew's tiles, 8 loads in flight (all of a 32 x 32 f64 tile's 8 a thread)
 //   t32x64     tiles 32 a side, 64 threads, 16 blocks an SM
 //   t64x64     tiles 64 a side, 64 threads, 16 blocks an SM
 //   t128x128   tiles 128 a side, 128 threads, 8 blocks an SM (bf16: 32 KB of shared memory a block)
@@ -116,6 +122,11 @@ EW_ND_VARIANT(tg4, s.tile_group = 4)
 EW_ND_VARIANT(tg8, s.tile_group = 8)
 EW_ND_VARIANT(tg16, s.tile_group = 16)
 EW_ND_VARIANT(tg64, s.tile_group = 64)
+EW_ND_VARIANT(w64x128, s.wide_tiles = {64, 128, 8})
+EW_ND_VARIANT(w32x128, s.wide_tiles = {32, 128, 8})
+EW_ND_VARIANT(w32x32, s.wide_tiles = {32, 32, 32})
+EW_ND_VARIANT(w64x256, s.wide_tiles = {64, 256, 4})
+EW_ND_VARIANT(w32l8, s.tile_loads_in_flight = 8)
 EW_ND_VARIANT(rc256, s.row_chunk_vectors = 256)
 EW_ND_VARIANT(r256c512, s.row_block_threads = 256; s.row_chunk_vectors = 512; s.row_min_vectors = 512)
 
@@ -312,6 +323,11 @@ EW_VARIANTS_TILES(tg16)
 EW_VARIANTS_TILES(tg64)
 EW_VARIANTS_ROWS(rc256)
 EW_VARIANTS_ROWS(r256c512)
+EW_VARIANTS_TRANSPOSE(f64, double, w64x128)
+EW_VARIANTS_TRANSPOSE(f64, double, w32x128)
+EW_VARIANTS_TRANSPOSE(f64, double, w32x32)
+EW_VARIANTS_TRANSPOSE(f64, double, w64x256)
+EW_VARIANTS_TRANSPOSE(f64, double, w32l8)
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).
 extern "C" __attribute__((visibility("default"))) const char* ew_cells_last_error() {

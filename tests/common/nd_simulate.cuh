@@ -48,7 +48,8 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
       ew::detail::default_vec_width<ew::detail::output_value_t<Out>..., ew::detail::array_type_t<In>...>;
   constexpr int vec =
       ew::detail::nd_vec_width<wanted>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
-  ew::detail::nd_call<vec, R, out_tuple, in_tuple, S> call;
+  using call_t = ew::detail::nd_call<vec, R, out_tuple, in_tuple, S>;
+  call_t call;
   REQUIRE(call.prepare(e, outs, ins) == cudaSuccess);
   if (call.elements == 0) return "empty";
   if (call.contiguous) {
@@ -108,19 +109,19 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
     if (call.path == ew::detail::nd_path::tile) {  // every thread of every block, phase by phase
       const auto out_ops = call.tile_out_operands(outs);
       const auto in_ops = call.tile_in_operands(ins);
-      using thread_t =
-          ew::detail::tile_thread<Op, vec, call.tile_side, S, R, cuda::std::remove_const_t<decltype(out_ops)>,
-                                  cuda::std::remove_const_t<decltype(in_ops)>>;
+      using thread_t = ew::detail::tile_thread<Op, vec, typename call_t::tile_shape_of, S, R,
+                                               cuda::std::remove_const_t<decltype(out_ops)>,
+                                               cuda::std::remove_const_t<decltype(in_ops)>>;
       std::vector<unsigned char> smem_bytes(call.smem_bytes + 32);
       auto* smem = reinterpret_cast<unsigned char*>(
           (reinterpret_cast<std::uintptr_t>(smem_bytes.data()) + 15) / 16 * 16);
       for (std::uint64_t tile = 0; tile < call.tile.tiles; ++tile) {
         std::fill(smem_bytes.begin(), smem_bytes.end(), static_cast<unsigned char>(0xA5));  // stale tiles
         const auto place = ew::detail::tile_origin(call.tile, tile);
-        for (int t = 0; t < S::value.tile_block_threads; ++t) {
+        for (int t = 0; t < call_t::tile_shape_of::value.block_threads; ++t) {
           thread_t{op, out_ops, in_ops, call.tile}.stage(place, smem, t);
         }
-        for (int t = 0; t < S::value.tile_block_threads; ++t) {
+        for (int t = 0; t < call_t::tile_shape_of::value.block_threads; ++t) {
           thread_t{op, out_ops, in_ops, call.tile}.compute(place, smem, t);
         }
       }

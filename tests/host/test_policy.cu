@@ -119,10 +119,27 @@ TEST_CASE("a policy's N-dimensional kernel shapes are checked at compile time", 
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_group = 0; }));
   STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_group = 5; }));
   STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_side = 16; }));
-  // The tile side follows the element size unless the policy names one.
-  STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_side_for(1) == 128);
-  STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_side_for(2) == 64);
-  STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_side_for(8) == 64);
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.wide_tiles.side = 24; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.wide_tiles.block_threads = 48; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.wide_tiles.min_blocks_per_sm = 33; }));
+  // The tile shape follows the element size unless the policy names a side.
+  constexpr nd_kernel_shapes d = ew::tuning::default_nd_shapes;
+  STATIC_REQUIRE(d.tile_for(1).side == 128);
+  STATIC_REQUIRE(d.tile_for(2).side == 64);
+  STATIC_REQUIRE(d.tile_for(4).side == 64);
+  STATIC_REQUIRE(d.tile_for(4).block_threads == 128);
+  STATIC_REQUIRE(d.tile_for(8).side == 32);
+  STATIC_REQUIRE(d.tile_for(8).block_threads == 64);
+  STATIC_REQUIRE(d.tile_for(8).min_blocks_per_sm == 16);
+  constexpr nd_kernel_shapes named = [] {
+    nd_kernel_shapes s{};
+    s.tile_side = 16;
+    s.tile_block_threads = 96;
+    return s;
+  }();
+  STATIC_REQUIRE(named.tile_for(8).side == 16);
+  STATIC_REQUIRE(named.tile_for(8).block_threads == 96);
+  STATIC_REQUIRE(named.tile_for(1).side == 16);
   STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_reads_for(1) == 4);
   STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_reads_for(2) == 2);
   STATIC_REQUIRE(ew::tuning::default_nd_shapes.tile_reads_for(3) == 1);

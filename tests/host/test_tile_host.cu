@@ -516,8 +516,10 @@ int layout_case() {
 }  // namespace
 
 TEST_CASE("tile kernel: the staged tile's shared-memory layout and its banks", "[nd][tile]") {
-  // ew's tiles (64 a side, 128 for 1-byte types) meet no bank twice in a wavefront, either way.
+  // ew's tiles (64 a side, 128 for 1-byte types, 32 for 8-byte ones) meet no bank twice in a wavefront,
+  // either way.
   CHECK(layout_case<float, 64, 4>() == 0);
+  CHECK(layout_case<double, 32, 2>() == 0);
   CHECK(layout_case<__nv_bfloat16, 64, 8>() == 0);
   CHECK(layout_case<__half, 64, 8>() == 0);
   CHECK(layout_case<std::uint8_t, 128, 16>() == 0);

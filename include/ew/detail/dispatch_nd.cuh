@@ -122,9 +122,12 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   static constexpr int num_singles =
       static_cast<int>(((input_arg<In>::memory == memory_kind::single) + ... + 0));
   static constexpr cuda::std::array<int, sizeof...(In) + 1> rows = strided_rows<num_out, In...>();
-  /// The tile kernel's side for these element types.
-  static constexpr int tile_side =
-      S::value.tile_side_for(largest_size<output_value_t<Out>..., array_type_t<In>...>);
+  /// The tile kernel's shape for these element types (`tile_shape_of::value`), and its side.
+  struct tile_shape_of {
+    static constexpr tuning::tile_shape value =
+        S::value.tile_for(largest_size<output_value_t<Out>..., array_type_t<In>...>);
+  };
+  static constexpr int tile_side = tile_shape_of::value.side;
 
   nd_operand<R> ops[num_ops] = {};
   pointer_info singles[num_singles > 0 ? num_singles : 1] = {};
@@ -403,7 +406,8 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
   static_assert(launch_static_checks<wanted, 1, Op, out_tuple, in_tuple>::ok);
   constexpr int vec = nd_vec_width<wanted>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
 
-  nd_call<vec, R, out_tuple, in_tuple, shapes> call;
+  using call_t = nd_call<vec, R, out_tuple, in_tuple, shapes>;
+  call_t call;
   cudaError_t err = call.prepare(e, outs, ins);
   if (err != cudaSuccess) return err;
   if (call.elements == 0) return fail(cudaSuccess, "");
@@ -451,14 +455,15 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
     if (call.path == nd_path::tile) {  // an input along another dimension: shared-memory tiles
       const auto tile_outs = call.tile_out_operands(outs);
       const auto tile_ins = call.tile_in_operands(ins);
-      constexpr auto kernel = &tile_elementwise_kernel<Op, vec, call.tile_side, shapes, R,
+      using tile_shape = typename call_t::tile_shape_of;
+      constexpr auto kernel = &tile_elementwise_kernel<Op, vec, tile_shape, shapes, R,
                                                        cuda::std::remove_const_t<decltype(tile_outs)>,
                                                        cuda::std::remove_const_t<decltype(tile_ins)>>;
       std::uint64_t blocks = call.tile.tiles;
       if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
       return launch_kernel<kernel>(args, call.tile,
                                    launch_shape{static_cast<std::size_t>(blocks),
-                                                static_cast<std::size_t>(shapes::value.tile_block_threads)},
+                                                static_cast<std::size_t>(tile_shape::value.block_threads)},
                                    op, tile_outs, tile_ins, stream, call.smem_bytes);
     }
   }

@@ -4,7 +4,7 @@
 /// @file
 /// The tile kernel: an N-dimensional launch whose outputs are contiguous and where some input runs along
 /// another dimension than the outputs (a transposed copy, NCHW to NHWC, `permute(0, 2, 1, 3)`). Each block
-/// takes a square tile (`nd_kernel_shapes::tile_side_for`, tuning.cuh) of elements of two dimensions: `a`,
+/// takes a square tile (`nd_kernel_shapes::tile_for`, tuning.cuh) of elements of two dimensions: `a`,
 /// the outputs' innermost, and `b`, along which those inputs are contiguous (stride 1). It first stages those
 /// inputs' tiles in shared memory with 16-byte loads along `b`, transposed (`stage`, `staged_layout`), then
 /// computes and writes the outputs with 16-byte stores along `a`, reading each output vector's staged inputs
@@ -61,15 +61,15 @@ struct tile_uniform {
   Uniform u;
 };
 
-/// What one thread of a tile block does (`Vec` elements per output access, tiles `Side` a side, the other
-/// shapes `S::value`, a `tuning::nd_kernel_shapes`); `Outs` a tuple of `tile_array<T, R>`, `Ins` of
-/// `tile_array<const T, R>`, `tile_affine<R>` and `tile_uniform`.
-template <class Op, int Vec, int Side, class S, int R, class Outs, class Ins>
+/// What one thread of a tile block does (`Vec` elements per output access, tiles and blocks of
+/// `Shape::value`, a `tuning::tile_shape`, the other shapes `S::value`, a `tuning::nd_kernel_shapes`); `Outs`
+/// a tuple of `tile_array<T, R>`, `Ins` of `tile_array<const T, R>`, `tile_affine<R>` and `tile_uniform`.
+template <class Op, int Vec, class Shape, class S, int R, class Outs, class Ins>
 struct tile_thread {
   static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
   static constexpr std::size_t num_out = cuda::std::tuple_size<Outs>::value;
-  static constexpr int side = Side;
-  static constexpr int threads = S::value.tile_block_threads;
+  static constexpr int side = Shape::value.side;
+  static constexpr int threads = Shape::value.block_threads;
   template <std::size_t K>
   using in_t = typename cuda::std::tuple_element_t<K, Ins>::value_type;
   template <std::size_t K>
@@ -117,12 +117,12 @@ struct tile_thread {
   }
 
   /// The path the tile at `q` takes. In a launch whose staged inputs and outputs take vectors everywhere
-  /// (`tile_plan::vector_tiles`), a tile of `Side` by `Side` elements takes the path without bounds or
+  /// (`tile_plan::vector_tiles`), a tile of `side` by `side` elements takes the path without bounds or
   /// alignment tests, one at an edge the path that tests each access's bounds only; both find every
   /// access with a 32-bit offset from the tile's first element. Other tiles take the general path.
   EW_HD tile_path path_of(const tile_place<R>& q) const {
     if (!p.vector_tiles) return tile_path::general;
-    return q.na == Side && q.nb == Side ? tile_path::vector_full : tile_path::vector_edge;
+    return q.na == side && q.nb == side ? tile_path::vector_full : tile_path::vector_edge;
   }
 
  private:
@@ -137,7 +137,7 @@ struct tile_thread {
   EW_HD void stage_one(const tile_array<const T, R>& in, const tile_place<R>& q, unsigned char* smem,
                        unsigned thread) {
     if (in.smem < 0) return;
-    using L = staged_layout<T, Side>;
+    using L = staged_layout<T, side>;
     constexpr int v = L::stage_vec, pack = L::pack;
     constexpr unsigned slots = L::slots;
     constexpr int per_thread = (L::slots + threads - 1) / threads;
@@ -145,7 +145,7 @@ struct tile_thread {
     constexpr bool vector = Path != tile_path::general, full = Path == tile_path::vector_full;
     // A staging load in `Split` pieces (`tile_plan::stage_split`).
     constexpr int piece = v / Split > 0 ? v / Split : 1;
-    const int na = full ? Side : q.na, nb = full ? Side : q.nb;
+    const int na = full ? side : q.na, nb = full ? side : q.nb;
     unsigned char* tile = smem + in.smem;
     const T* base = in.ptr + row_offset(in.stride, q.coord, p.rank) + q.a0 * in.a + q.b0;
     const int row = static_cast<int>(in.a);  // the vector paths': `vector_tiles` says it fits
@@ -274,7 +274,7 @@ struct tile_thread {
                   cuda::std::array<vector_word<T, Vec>, Chunk>& u) const {
     if (in.smem >=
         0) {  // `Vec` elements along `a` of row `bl`, one shared-memory load where they make a word
-      using L = staged_layout<T, Side>;
+      using L = staged_layout<T, side>;
       const unsigned char* tile = smem + in.smem;
       EW_DETAIL_UNROLL
       for (int k = 0; k < Chunk; ++k) {
@@ -330,8 +330,8 @@ struct tile_thread {
                           cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
     const auto& coord = q.coord;
     const std::int64_t a0 = q.a0, b0 = q.b0;
-    const int na = Path == tile_path::vector_full ? Side : q.na;
-    const int nb = Path == tile_path::vector_full ? Side : q.nb;
+    const int na = Path == tile_path::vector_full ? side : q.na;
+    const int nb = Path == tile_path::vector_full ? side : q.nb;
     // Each operand's offset of the tile's first element, once.
     const std::int64_t in_base[num_in + 1] = {base_of(cuda::std::get<I>(ins), coord, a0, b0)..., 0};
     const std::int64_t out_base[num_out] = {base_of(cuda::std::get<O>(outs), coord, a0, b0)...};
@@ -408,8 +408,8 @@ struct tile_thread {
 /// tiles. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, int Side, class S, int R, class Outs, class Ins>
-EW_KERNEL void __launch_bounds__(S::value.tile_block_threads, S::value.tile_min_blocks_per_sm)
+template <class Op, int Vec, class Shape, class S, int R, class Outs, class Ins>
+EW_KERNEL void __launch_bounds__(Shape::value.block_threads, Shape::value.min_blocks_per_sm)
     tile_elementwise_kernel(Op op, tile_plan<R> p, launch_shape s, Outs outs, Ins ins) {
   extern __shared__ __align__(16) unsigned char ew_tile_smem[];
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
@@ -424,11 +424,11 @@ EW_KERNEL void __launch_bounds__(S::value.tile_block_threads, S::value.tile_min_
     }
   };
   if constexpr (has_side_reductions_v<Op>) {
-    tile_thread<Op, Vec, Side, S, R, Outs, Ins> t{start_side_reductions(op), outs, ins, p};
+    tile_thread<Op, Vec, Shape, S, R, Outs, Ins> t{start_side_reductions(op), outs, ins, p};
     run(t);
     finish_side_reductions(t.op);
   } else {
-    tile_thread<Op, Vec, Side, S, R, Outs, Ins> t{op, outs, ins, p};
+    tile_thread<Op, Vec, Shape, S, R, Outs, Ins> t{op, outs, ins, p};
     run(t);
   }
 }

@@ -29,7 +29,7 @@ template <int R>
 struct tile_plan {
   int rank = 2;
   int b = 0;
-  /// Elements a tile side (`nd_kernel_shapes::tile_side_for`).
+  /// Elements a tile side (`nd_kernel_shapes::tile_for`).
   int side = 64;
   std::int64_t extent[R] = {};
   std::int64_t extent_a = 1, extent_b = 1;

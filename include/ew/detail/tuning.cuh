@@ -106,6 +106,14 @@ inline constexpr int nd_block_threads = 256;
 /// reads), two blocks per SM: a quarter of the threads, and of the loads in flight, of the 1-D kernel.
 inline constexpr int nd_min_blocks_per_sm = 4;
 
+/// The shape of a tile launch (tile_kernel.cuh): square tiles of `side` elements, `block_threads` threads a
+/// block, compiled for `min_blocks_per_sm` resident blocks an SM.
+struct tile_shape {
+  int side = 64;
+  int block_threads = 128;
+  int min_blocks_per_sm = 8;
+};
+
 /// Compile-time shapes of the kernels of N-dimensional launches (nd_paths.cuh chooses among them): the
 /// gather path of the 1-D kernel, the row kernel and the tile kernel. Part of a policy's entry
 /// (policy.cuh: `policy_entry::nd`), so that a user's policy, and the probes, can try others without
@@ -138,15 +146,18 @@ struct nd_kernel_shapes {
   int row_min_vectors = 256;
 
   /// Tile launches (tile_kernel.cuh: an input that runs along another dimension than the outputs): square
-  /// tiles of `tile_side_for(B)` elements a side, `B` the largest element size of the launch's arrays
-  /// (`tile_side`, when not 0, for every size): 64 from 2-byte types up, so that a row of a tile is 128 to
-  /// 512 bytes, 8 to 32 16-byte accesses on both sides; 128 for 1-byte types (rows of 128 bytes). With
-  /// blocks of 256 threads, 4 an SM, a 64 x 64 bf16 tile left each thread two loads in flight (0.64 of the
-  /// 1-D copy, change 10), and 128 x 128 bf16 tiles (0.81 and 0.68) ran only 2 waves of them over a
-  /// [2^14, 1000] transpose; probe 8 (medians of 3 runs) found 64 x 64 tiles of 128 threads, 8 blocks an
-  /// SM, 13% faster there, 0.2% slower on bf16 [2^16, 4096], and on f32 4.7% faster at [2^16, 4096] and
-  /// 1.1% slower at [2^14, 1000]. (32 x 32 tiles of 64 threads: f32 +4.3% on the small transpose but
-  /// bf16 -26% on the large one; 64 x 64 of 64 threads, 16 an SM: f32 -11% on the small one.)
+  /// tiles of `tile_for(B).side` elements a side, `B` the largest element size of the launch's arrays.
+  /// Up to 4-byte elements, `tile_block_threads` threads a block compiled for `tile_min_blocks_per_sm`, and
+  /// 64 elements a side from 2-byte types up (a row of a tile is 128 or 256 bytes, 8 or 16 16-byte
+  /// accesses on both sides), 128 for 1-byte types (rows of 128 bytes); 8-byte elements take `wide_tiles`.
+  /// `tile_side`, when not 0, is the side for every size, with `tile_block_threads` and
+  /// `tile_min_blocks_per_sm`. With blocks of 256 threads, 4 an SM, a 64 x 64 bf16 tile left each thread
+  /// two loads in flight (0.64 of the 1-D copy, change 10), and 128 x 128 bf16 tiles (0.81 and 0.68) ran
+  /// only 2 waves of them over a [2^14, 1000] transpose; probe 8 (medians of 3 runs) found 64 x 64 tiles of
+  /// 128 threads, 8 blocks an SM, 13% faster there, 0.2% slower on bf16 [2^16, 4096], and on f32 4.7%
+  /// faster at [2^16, 4096] and 1.1% slower at [2^14, 1000]. (32 x 32 tiles of 64 threads: f32 +4.3% on
+  /// the small transpose but bf16 -26% on the large one; 64 x 64 of 64 threads, 16 an SM: f32 -11% on the
+  /// small one.)
   int tile_side = 0;
   /// Threads per tile block: 8 vector accesses of a 64 x 64 4-byte tile per thread on each side, 4 of a
   /// 2-byte one.
@@ -154,6 +165,13 @@ struct nd_kernel_shapes {
   /// Resident tile blocks per SM the kernel is compiled for (`__launch_bounds__`): 8 of 128 threads caps it
   /// at 64 registers, as the N-dimensional kernel, and lets 8 tiles of up to 28 KB share an SM.
   int tile_min_blocks_per_sm = 8;
+  /// Tiles of 8-byte elements (when `tile_side` is 0): 32 a side, 64 threads, 16 blocks an SM (64
+  /// registers), 8 vector accesses a thread on each side in 8 KB of shared memory. A 64 x 64 f64 tile takes
+  /// 32 KB, so that at most 7 blocks share an SM, each thread's 16 loads going in four rounds of four (ncu,
+  /// [2^14, 1000]: 80 us against Inductor's 63, 34% occupancy); 32 x 32 tiles of 64 threads ran the f64
+  /// transposes 2.8% ([2^16, 4096]) and 15.8% ([2^14, 1000]) faster (H200, 2026-12-03, docs/PERFORMANCE.md
+  /// change 16b's variants).
+  tile_shape wide_tiles{32, 64, 16};
   /// 16-byte loads a tile thread issues before it stores the first into shared memory: half of a 64 x 64
   /// 4-byte tile's share, all of a 2-byte one's; with 8 ptxas spilled 160 bytes under 64 registers (CUDA
   /// 13.0, 128 x 128 bf16 tiles), and probe 8 measured that at 0.45 to 0.52 of 4. Output vectors a thread
@@ -168,9 +186,11 @@ struct nd_kernel_shapes {
   /// it on the f32 and bf16 transposes, none better on all four.
   int tile_group = 1;
 
-  /// The tile side for arrays of at most `largest_bytes` bytes an element.
-  constexpr int tile_side_for(std::size_t largest_bytes) const {
-    return tile_side > 0 ? tile_side : (largest_bytes <= 1 ? 128 : 64);
+  /// The tile shape for arrays of at most `largest_bytes` bytes an element.
+  constexpr tile_shape tile_for(std::size_t largest_bytes) const {
+    if (tile_side == 0 && largest_bytes >= 8) return wide_tiles;
+    return {tile_side > 0 ? tile_side : (largest_bytes <= 1 ? 128 : 64), tile_block_threads,
+            tile_min_blocks_per_sm};
   }
   /// Output vectors a tile thread reads before it computes the first, for `num_inputs` inputs.
   constexpr int tile_reads_for(int num_inputs) const {
@@ -208,6 +228,13 @@ constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
     return "tile_block_threads must be a multiple of 32 in [32, 1024]";
   if (s.tile_min_blocks_per_sm < 1 || s.tile_min_blocks_per_sm > 32)
     return "tile_min_blocks_per_sm must be in [1, 32]";
+  const tile_shape& w = s.wide_tiles;
+  if (!pow2(w.side) || w.side < 16 || w.side > 256)
+    return "wide_tiles.side must be a power of 2 in [16, 256]";
+  if (w.block_threads < 32 || w.block_threads > 1024 || w.block_threads % 32 != 0)
+    return "wide_tiles.block_threads must be a multiple of 32 in [32, 1024]";
+  if (w.min_blocks_per_sm < 1 || w.min_blocks_per_sm > 32)
+    return "wide_tiles.min_blocks_per_sm must be in [1, 32]";
   if (s.tile_loads_in_flight < 1 || s.tile_loads_in_flight > 16)
     return "tile_loads_in_flight must be in [1, 16]";
   if (s.tile_group < 1 || s.tile_group > 4096) return "tile_group must be in [1, 4096]";
