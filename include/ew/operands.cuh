@@ -21,9 +21,85 @@
 
 #include <cstdint>
 
-#include "detail/operand.cuh"
+#include <cuda/std/type_traits>
+
+#include "functor.cuh"
 
 namespace ew {
+
+/// The largest rank of an N-dimensional launch or view.
+inline constexpr int max_rank = 8;
+
+/// The shape of an N-dimensional launch or view: `Rank` extents, outermost first (row-major: the last
+/// varies fastest). `ew::extents{rows, cols}`; 64-bit; an extent of 0 makes the launch empty.
+template <int Rank>
+struct extents {
+  static_assert(Rank >= 1 && Rank <= max_rank, "ew::extents: rank must be in [1, ew::max_rank]");
+  static constexpr int rank = Rank;
+  std::int64_t v[Rank] = {};
+  constexpr extents() = default;
+  /// One integer per dimension, outermost first (converted to 64-bit signed).
+  template <class... I,
+            cuda::std::enable_if_t<sizeof...(I) == Rank && (cuda::std::is_integral_v<I> && ...), int> = 0>
+  EW_HD constexpr extents(I... i) : v{static_cast<std::int64_t>(i)...} {}
+  EW_HD constexpr std::int64_t operator[](int d) const { return v[d]; }
+};
+template <class... I>
+extents(I...) -> extents<static_cast<int>(sizeof...(I))>;
+
+/// The strides of an N-dimensional view, in elements (not bytes), one per extent, outermost first. A
+/// stride of 0 broadcasts its dimension (every index along it reads the same element). Negative strides
+/// are rejected by the launch.
+template <int Rank>
+struct strides {
+  static_assert(Rank >= 1 && Rank <= max_rank, "ew::strides: rank must be in [1, ew::max_rank]");
+  static constexpr int rank = Rank;
+  std::int64_t v[Rank] = {};
+  constexpr strides() = default;
+  /// One integer per dimension, outermost first (converted to 64-bit signed).
+  template <class... I,
+            cuda::std::enable_if_t<sizeof...(I) == Rank && (cuda::std::is_integral_v<I> && ...), int> = 0>
+  EW_HD constexpr strides(I... i) : v{static_cast<std::int64_t>(i)...} {}
+  EW_HD constexpr std::int64_t operator[](int d) const { return v[d]; }
+};
+template <class... I>
+strides(I...) -> strides<static_cast<int>(sizeof...(I))>;
+
+/// An N-dimensional view of memory: element `(i0, ..., i{R-1})` is `ptr[i0 * s0 + ... + i{R-1} * s{R-1}]`.
+/// `T` is const for an input view. Made by `ew::strided`.
+template <class T, int Rank>
+struct strided_view {
+  T* ptr = nullptr;
+  ew::extents<Rank> shape;
+  ew::strides<Rank> step;
+
+  constexpr strided_view() = default;
+  EW_HD constexpr strided_view(T* p, ew::extents<Rank> e, ew::strides<Rank> s) : ptr(p), shape(e), step(s) {}
+  /// A view of non-const elements is also a view of const ones (an output read as an input, in place).
+  template <class U,
+            cuda::std::enable_if_t<cuda::std::is_same_v<const U, T> && !cuda::std::is_same_v<U, T>, int> = 0>
+  EW_HD constexpr strided_view(const strided_view<U, Rank>& v) : ptr(v.ptr), shape(v.shape), step(v.step) {}
+};
+
+/// The element index as an input, a 64-bit signed integer: in a 1-D launch element `i` is `i`; in an
+/// N-dimensional one it is the row-major linear index of the output element (`dim < 0`), or its
+/// coordinate along dimension `dim`. Made by `ew::index()` and `ew::index(dim)`.
+struct index_operand {
+  int dim = -1;
+};
+
+/// A value carried in the kernel's parameters, the same for every element. Made by `ew::constant(v)`.
+template <class T>
+struct constant_operand {
+  T value;
+};
+
+/// A value read from device memory when the kernel runs, the same for every element: `*ptr`. Made by
+/// `ew::scalar(p)`.
+template <class T>
+struct scalar_operand {
+  const T* ptr;
+};
 
 /// The element index as an input (`std::int64_t`): `i` in a 1-D launch; the row-major linear index of the
 /// output element in an N-dimensional one. `ew::elementwise(op, n, y, ew::index())` writes a sequence.

@@ -37,8 +37,9 @@ struct policy_entry {
   /// `tuning::policy_for_cc` instead. 0: every device.
   int measured_cc = 0;
   /// The kernels of N-dimensional launches (compile time): the gather path's loads in flight, the row
-  /// kernel's block, the tile kernel's tile and block (tuning.cuh says what each is and why ew's values are
-  /// what they are). Checked at compile time.
+  /// kernel's block, the tile kernel's tile and block by element size, the N-dimensional kernel's work item
+  /// and block (tuning.cuh says what each is and why ew's values are what they are). Checked at compile
+  /// time.
   tuning::nd_kernel_shapes nd = tuning::default_nd_shapes;
 };
 

@@ -36,9 +36,10 @@ inline void observe(const void* p, std::size_t bytes, bool is_store) {
 }
 
 /// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host; with
-/// `VecRows` x `VecCols` slots per work item on the vectorized path (ew's own by default) and the gather,
-/// row and tile kernels' shapes `S::value` (a `tuning::nd_kernel_shapes`; ew's own by default).
-template <int VecRows = ew::tuning::nd_vector_rows, int VecCols = ew::tuning::nd_vector_cols,
+/// `VecRows` x `VecCols` slots per work item on the N-dimensional kernel's vectorized path (ew's own by
+/// default) and the other kernels' shapes `S::value` (a `tuning::nd_kernel_shapes`; ew's own by default).
+template <int VecRows = ew::tuning::default_nd_shapes.strided.vector_rows,
+          int VecCols = ew::tuning::default_nd_shapes.strided.vector_cols,
           class S = ew::tuning::default_nd_shapes_t, int R, class Op, class... Out, class... In>
 std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tuple<Out...>& outs,
                      const cuda::std::tuple<In...>& ins) {
@@ -57,9 +58,9 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
     ew::detail::pointer_info arrays[call.num_ops] = {};
     const int num_arrays = call.arrays(arrays);
     const auto outs_1d = cuda::std::apply(
-        [](const auto&... o) { return cuda::std::make_tuple(ew::detail::as_1d_output(o)...); }, outs);
+        [](const auto&... o) { return cuda::std::make_tuple(ew::detail::to_contiguous(o)...); }, outs);
     const auto ins_1d = cuda::std::apply(
-        [](const auto&... a) { return cuda::std::make_tuple(ew::detail::as_1d_input(a)...); }, ins);
+        [](const auto&... a) { return cuda::std::make_tuple(ew::detail::to_contiguous(a)...); }, ins);
     const int head = vec > 1 ? ew::detail::vector_head(arrays, num_arrays, vec) : ew::detail::no_vector_path;
     const auto plan = ew::detail::plan_paths<vec, unroll>(call.elements, head, ew::tuning::policy_for_cc(90));
     const auto in_ops = ew::detail::as_operands(ins_1d);
@@ -76,7 +77,7 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
     ew::detail::pointer_info arrays[call.num_ops] = {};
     call.arrays(arrays);
     const auto outs_1d = cuda::std::apply(
-        [](const auto&... o) { return cuda::std::make_tuple(ew::detail::as_1d_output(o)...); }, outs);
+        [](const auto&... o) { return cuda::std::make_tuple(ew::detail::to_contiguous(o)...); }, outs);
     if constexpr (vec > 1) {
       if (call.whole_rows) {  // the row kernel
         const auto& rows = call.row;
@@ -136,11 +137,11 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
   }
   const auto out_ops = call.out_operands(outs);
   const auto in_ops = call.in_operands(ins);
-  const std::size_t bt = ew::tuning::nd_block_threads;
+  const std::size_t bt = static_cast<std::size_t>(S::value.strided.block_threads);
   const ew::detail::launch_shape shape{static_cast<std::size_t>((call.plan.items + bt - 1) / bt), bt};
   for (std::size_t b = 0; b < shape.blocks; ++b) {
     for (std::size_t t = 0; t < bt; ++t) {
-      ew::detail::nd_grid_thread<Op, vec, VecRows, VecCols, ew::tuning::nd_scalar_rows, R>(
+      ew::detail::nd_grid_thread<Op, vec, VecRows, VecCols, S::value.strided.scalar_rows, R>(
           op, call.plan, shape, out_ops, in_ops, b, t);
     }
   }

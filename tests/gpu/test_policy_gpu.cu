@@ -93,7 +93,8 @@ namespace {
 
 /// ew's defaults but for the N-dimensional kernels' shapes, far from ew's own: tiles 32 a side of 96
 /// threads with two loads in flight, row chunks of 200 vectors for blocks of 96 threads with 3 vectors in
-/// flight, rows from 8 vectors, 3 vectors a thread on the gather path.
+/// flight, rows from 8 vectors, 3 vectors a thread on the gather path, and the N-dimensional kernel in
+/// blocks of 96 threads (2 an SM) with work items of 2 rows of one vector (3 rows element by element).
 struct nd_odd_policy {
   template <class Op>
   static constexpr ew::policy_entry entry() {
@@ -107,6 +108,7 @@ struct nd_odd_policy {
     e.nd.tile_block_threads = 96;
     e.nd.tile_loads_in_flight = 2;
     e.nd.tile_group = 3;
+    e.nd.strided = {2, 1, 3, 96, 2};
     return e;
   }
 };
@@ -172,5 +174,11 @@ TEST_CASE("N-d launches under a policy's kernel shapes give ew's results", "[pol
     check_nd_policy<float>(
         "column f32", ew::mul<float>{}, ew::extents{R, C}, ew::in(px, col),
         [&](std::size_t i) { return hx[i] * hv[i / C]; }, stream.s);
+    // Every other element of each row (the N-dimensional kernel: strided along every dimension).
+    const std::int64_t half = C / 2;
+    check_nd_policy<float>(
+        "every other element f32", copy_op<float>{}, ew::extents{R, half},
+        ew::strided(px, ew::extents{R, half}, ew::strides{C, 2}),
+        [&](std::size_t i) { return hx[(i / half) * C + i % half * 2]; }, stream.s);
   }
 }

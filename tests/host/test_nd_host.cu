@@ -144,7 +144,8 @@ void count_path(const std::string& path) {
                                                             : "N-d vectorized"];
 }
 
-template <int R, int VecRows = ew::tuning::nd_vector_rows, int VecCols = ew::tuning::nd_vector_cols>
+template <int R, int VecRows = ew::tuning::default_nd_shapes.strided.vector_rows,
+          int VecCols = ew::tuning::default_nd_shapes.strided.vector_cols>
 void random_cases(int count, std::uint64_t seed) {
   std::mt19937_64 rng(seed);
   for (int n = 0; n < count; ++n) {

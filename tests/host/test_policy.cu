@@ -108,6 +108,12 @@ TEST_CASE("a policy's N-dimensional kernel shapes are checked at compile time", 
     return nd_kernel_shapes_error(s) != nullptr;
   };
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.gather_unroll = 0; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.strided.vector_rows = 0; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.strided.vector_cols = 9; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.strided.scalar_rows = 0; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.strided.block_threads = 100; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.strided.min_blocks_per_sm = 0; }));
+  STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.strided = {2, 1, 3, 96, 2}; }));
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.row_block_threads = 100; }));
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.row_unroll = 17; }));
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.row_chunk_vectors = 0; }));

@@ -191,7 +191,8 @@ std::string permute_case(const std::int64_t (&e)[R], const int (&order)[R], std:
   access_log log;
   current_log = &log;
   ew::detail::host_access_observer = &observe;
-  const std::string path = simulate<ew::tuning::nd_vector_rows, ew::tuning::nd_vector_cols, S>(
+  const std::string path = simulate<ew::tuning::default_nd_shapes.strided.vector_rows,
+                                    ew::tuning::default_nd_shapes.strided.vector_cols, S>(
       tile_op<T>{}, ext, cuda::std::make_tuple(y.base + out_off),
       cuda::std::make_tuple(ew::strided(static_cast<const T*>(x.base + x_off), ext, xstr),
                             ew::strided(static_cast<const T*>(c.base), ext, cstr), ew::index()));
@@ -344,7 +345,8 @@ std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_
   current_log = &log;
   ew::detail::host_access_observer = &observe;
   const ew::extents<3> e{n, c, x};
-  const std::string path = simulate<ew::tuning::nd_vector_rows, ew::tuning::nd_vector_cols, S>(
+  const std::string path = simulate<ew::tuning::default_nd_shapes.strided.vector_rows,
+                                    ew::tuning::default_nd_shapes.strided.vector_cols, S>(
       row_op<T>{}, e, cuda::std::make_tuple(y.base + out_off),
       cuda::std::make_tuple(
           static_cast<const T*>(a.base), ew::strided(static_cast<const T*>(b.base), e, ew::strides{0, 0, 1}),

@@ -323,8 +323,9 @@ EW_HD auto nd_grid_thread(const Op& op, const nd_plan<R>& p, const launch_shape&
 /// plan `p`. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, int VecRows, int VecCols, int ScalarRows, int R, class Outs, class Ins>
-EW_KERNEL void __launch_bounds__(tuning::nd_block_threads, tuning::nd_min_blocks_per_sm)
+template <class Op, int Vec, int VecRows, int VecCols, int ScalarRows, int Threads, int MinBlocks, int R,
+          class Outs, class Ins>
+EW_KERNEL void __launch_bounds__(Threads, MinBlocks)
     nd_elementwise_kernel(Op op, nd_plan<R> p, launch_shape s, Outs outs, Ins ins) {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));

@@ -21,10 +21,10 @@
 #include <nv/target>
 
 #include "../functor.cuh"
-#include "last_error.cuh"
 #include "op_traits.cuh"
 #include "operand.cuh"
 #include "partition.cuh"
+#include "validate.cuh"
 
 namespace ew {
 
@@ -317,35 +317,6 @@ struct side_split {
   }
 };
 
-/// The bytes an operand of a launch may touch: `[address, address + bytes)`; `bytes == 0` for none.
-struct byte_span {
-  std::uintptr_t address;
-  std::size_t bytes;
-};
-
-/// The span of a strided view: from its lowest to its highest element (saturating at the address space's
-/// end, so that an overflowing view, which the launch rejects anyway, overlaps everything after it).
-template <class T, int Rank>
-byte_span view_span(const strided_view<T, Rank>& v) {
-  std::uint64_t lo = 0, hi = 0;  // element offsets below and above ptr
-  for (int d = 0; d < Rank; ++d) {
-    if (v.shape.v[d] <= 0) return byte_span{0, 0};
-    const std::uint64_t e = static_cast<std::uint64_t>(v.shape.v[d] - 1);
-    const std::int64_t st = v.step.v[d];
-    const std::uint64_t mag = st < 0 ? 0 - static_cast<std::uint64_t>(st) : static_cast<std::uint64_t>(st);
-    const std::uint64_t reach = mag != 0 && e > UINT64_MAX / mag ? UINT64_MAX : e * mag;
-    std::uint64_t& side = st < 0 ? lo : hi;
-    side = side > UINT64_MAX - reach ? UINT64_MAX : side + reach;
-  }
-  const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(v.ptr);
-  const std::uint64_t lo_bytes = lo > UINT64_MAX / sizeof(T) ? UINT64_MAX : lo * sizeof(T);
-  const std::uint64_t hi_bytes = hi >= UINT64_MAX / sizeof(T) ? UINT64_MAX : (hi + 1) * sizeof(T);
-  const std::uintptr_t first = lo_bytes > base ? 0 : base - lo_bytes;
-  const std::uint64_t total = lo_bytes > UINT64_MAX - hi_bytes ? UINT64_MAX : lo_bytes + hi_bytes;
-  return byte_span{first,
-                   static_cast<std::size_t>(total > UINTPTR_MAX - first ? UINTPTR_MAX - first : total)};
-}
-
 /// The span of operand `a` (an output or an input argument) of a launch of `count` elements: a pointer is
 /// `count` elements, a view its elements, an operand of one element (`ew::scalar`) that element, and an
 /// operand that reads no memory nothing.
@@ -366,35 +337,6 @@ byte_span operand_span(const A& a, std::uint64_t count) {
   } else {
     return byte_span{0, 0};
   }
-}
-
-/// Checks the reduce targets `targets` of a launch against each other and against the spans of its other
-/// operands: each must be non-null, aligned, and touch no byte any operand reads or writes (a target inside
-/// an input would change under the loads; inside an output, be overwritten). cudaSuccess or
-/// cudaErrorInvalidValue with the reason.
-inline cudaError_t check_reduce_targets(const pointer_info* targets, int num_targets, const byte_span* spans,
-                                        int num_spans) {
-  for (int t = 0; t < num_targets; ++t) {
-    if (targets[t].address == 0) return fail(cudaErrorInvalidValue, "ew::reduce_into: null pointer");
-    if (targets[t].address % targets[t].alignment != 0) {
-      return fail(cudaErrorInvalidValue, "ew::reduce_into: pointer not aligned to its type");
-    }
-    for (int k = 0; k < num_spans; ++k) {
-      const byte_span& s = spans[k];
-      if (s.bytes != 0 && targets[t].address < s.address + s.bytes &&
-          s.address < targets[t].address + targets[t].element_size) {
-        return fail(cudaErrorInvalidValue,
-                    "ew::reduce_into: the location overlaps an input or output of the launch");
-      }
-    }
-    for (int u = 0; u < t; ++u) {
-      if (targets[t].address < targets[u].address + targets[u].element_size &&
-          targets[u].address < targets[t].address + targets[t].element_size) {
-        return fail(cudaErrorInvalidValue, "ew::reduce_into: two reduction locations overlap");
-      }
-    }
-  }
-  return cudaSuccess;
 }
 
 }  // namespace detail

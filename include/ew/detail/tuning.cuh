@@ -83,28 +83,31 @@ constexpr bool early_trigger(std::size_t blocks, int sm_count) {
   return blocks <= static_cast<std::size_t>(sm_count);
 }
 
-/// N-dimensional launches (nd_kernel.cuh): a work item on the vectorized path is `nd_vector_rows` rows of
-/// `nd_vector_cols` vector slots, the slots a row's slots / cols apart (so each load of a warp is
-/// consecutive in memory). Probes 6 and 7 on the H200 (2026-12-01, docs/PERFORMANCE.md, change 7), bias add
-/// over [2^16, 4096] against ew's 1-D relu on as many elements, 256-thread blocks, 4 per SM: 1 row x 2
-/// slots 1.000 (f32) and 0.998 (bf16), 1 x 4 0.984 and 0.987, 2 rows x 1 slot 0.940 and 0.917, 2 x 2 0.904
-/// and 0.863; the per-channel fma over NCHW 0.865 (1 x 2), 0.873 (1 x 4), 0.667 (2 x 1). Two slots of one
-/// row keep two loads in flight with one row's offsets. (Those are the probe's copy of the body, uniform
-/// head only; the library's kernel with this shape reached 0.896 and 0.838 on the bias, 0.702 on the
-/// channel fma: change 8's result.)
-inline constexpr int nd_vector_rows = 1;
-inline constexpr int nd_vector_cols = 2;
-/// Rows per work item on the N-dimensional element-wise path (an innermost stride other than 0 or 1, a
-/// transposed read): four rows of one column, so that a thread's four reads of a transposed f32 input fall
-/// in one 16-byte half-sector, which the first brings into L1 for the other three. Eight spilled to local
-/// memory under the register cap below (CUDA 13.0: up to 290 bytes of spill stores per thread).
-inline constexpr int nd_scalar_rows = 4;
-/// Threads per block of the N-dimensional kernel: the 1-D kernel's block size for binary ops (256).
-inline constexpr int nd_block_threads = 256;
-/// Resident blocks per SM the N-dimensional kernel is compiled for (`__launch_bounds__`): 4 of 256 threads
-/// caps it at 64 registers. Unbounded, ptxas gave it 82 to 98 (CUDA 13.0, sm_90, bias add and transposed
-/// reads), two blocks per SM: a quarter of the threads, and of the loads in flight, of the 1-D kernel.
-inline constexpr int nd_min_blocks_per_sm = 4;
+/// The N-dimensional kernel's shape (nd_kernel.cuh: launches whose outputs are not contiguous, or whose
+/// inputs no other kernel takes).
+struct strided_shape {
+  /// A work item on the vectorized path is `vector_rows` rows of `vector_cols` vector slots, the slots a
+  /// row's slots / cols apart (so each load of a warp is consecutive in memory). Probes 6 and 7 on the H200
+  /// (2026-12-01, docs/PERFORMANCE.md, change 7), bias add over [2^16, 4096] against ew's 1-D relu on as
+  /// many elements, 256-thread blocks, 4 per SM: 1 row x 2 slots 1.000 (f32) and 0.998 (bf16), 1 x 4 0.984
+  /// and 0.987, 2 rows x 1 slot 0.940 and 0.917, 2 x 2 0.904 and 0.863; the per-channel fma over NCHW 0.865
+  /// (1 x 2), 0.873 (1 x 4), 0.667 (2 x 1). Two slots of one row keep two loads in flight with one row's
+  /// offsets. (Those are the probe's copy of the body, uniform head only; the library's kernel with this
+  /// shape reached 0.896 and 0.838 on the bias, 0.702 on the channel fma: change 8's result.)
+  int vector_rows = 1;
+  int vector_cols = 2;
+  /// Rows per work item on the element-by-element path (an innermost stride other than 0 or 1, a
+  /// transposed read): four rows of one column, so that a thread's four reads of a transposed f32 input
+  /// fall in one 16-byte half-sector, which the first brings into L1 for the other three. Eight spilled to
+  /// local memory under the register cap below (CUDA 13.0: up to 290 bytes of spill stores per thread).
+  int scalar_rows = 4;
+  /// Threads per block: the 1-D kernel's block size for binary ops (256).
+  int block_threads = 256;
+  /// Resident blocks per SM the kernel is compiled for (`__launch_bounds__`): 4 of 256 threads caps it at
+  /// 64 registers. Unbounded, ptxas gave it 82 to 98 (CUDA 13.0, sm_90, bias add and transposed reads), two
+  /// blocks per SM: a quarter of the threads, and of the loads in flight, of the 1-D kernel.
+  int min_blocks_per_sm = 4;
+};
 
 /// The shape of a tile launch (tile_kernel.cuh): square tiles of `side` elements, `block_threads` threads a
 /// block, compiled for `min_blocks_per_sm` resident blocks an SM.
@@ -125,6 +128,9 @@ struct nd_kernel_shapes {
   /// thread behind a division and a dependent load: the bias add ran at 0.94 and per-channel statistics at
   /// 0.63 of the 1-D relu (H200, 2026-12-02, docs/PERFORMANCE.md change 10).
   int gather_unroll = 2;
+
+  /// The N-dimensional kernel's shape.
+  strided_shape strided{};
 
   /// Row launches (row_kernel.cuh: a gather launch whose rows hold whole vectors): 128 threads a block,
   /// two vectors in flight each, as the 1-D kernel for unary ops; a block takes up to `row_chunk_vectors`
@@ -217,6 +223,14 @@ struct default_nd_shapes_t {
 constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
   auto pow2 = [](int v) { return v > 0 && (v & (v - 1)) == 0; };
   if (s.gather_unroll < 1 || s.gather_unroll > 16) return "gather_unroll must be in [1, 16]";
+  const strided_shape& n = s.strided;
+  if (n.vector_rows < 1 || n.vector_rows > 8 || n.vector_cols < 1 || n.vector_cols > 8)
+    return "strided.vector_rows and strided.vector_cols must be in [1, 8]";
+  if (n.scalar_rows < 1 || n.scalar_rows > 16) return "strided.scalar_rows must be in [1, 16]";
+  if (n.block_threads < 32 || n.block_threads > 1024 || n.block_threads % 32 != 0)
+    return "strided.block_threads must be a multiple of 32 in [32, 1024]";
+  if (n.min_blocks_per_sm < 1 || n.min_blocks_per_sm > 32)
+    return "strided.min_blocks_per_sm must be in [1, 32]";
   if (s.row_block_threads < 32 || s.row_block_threads > 1024 || s.row_block_threads % 32 != 0)
     return "row_block_threads must be a multiple of 32 in [32, 1024]";
   if (s.row_unroll < 1 || s.row_unroll > 16) return "row_unroll must be in [1, 16]";

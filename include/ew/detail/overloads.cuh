@@ -1,0 +1,86 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// What `ew::elementwise`'s overloads (elementwise.cuh) share before the dispatcher: a policy's entry for
+/// the op (`dispatch_policy`), the side reductions taken out of the outputs and checked
+/// (`with_side_reductions`), and the element count of a shape. In the configuration's namespace, as the
+/// dispatchers it calls.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime_api.h>
+#include <cuda/std/tuple>
+#include <cuda/std/type_traits>
+
+#include "config.cuh"
+#include "dispatch.cuh"
+#include "dispatch_nd.cuh"
+#include "operand.cuh"
+#include "side_reduction.cuh"
+#include "validate.cuh"
+
+namespace ew {
+namespace detail {
+inline namespace EW_DETAIL_CONFIG_NAMESPACE {
+/// `dispatch` with `Policy`'s entry for `Op`: its vector width and loads in flight choose the kernel, its
+/// launch policy applies on devices of its `measured_cc`.
+template <class Policy, int VecWidth, class Op, class... Out, class... In>
+cudaError_t dispatch_policy(const Op& op, std::size_t n, const cuda::std::tuple<Out*...>& outs,
+                            const cuda::std::tuple<In...>& ins, cudaStream_t stream) {
+  constexpr auto e = Policy::template entry<Op>();
+  constexpr int vec = launch_vec_width<VecWidth, e.vec_width, Out..., array_type_t<In>...>;
+  constexpr int unroll = e.shape.unroll_for(num_array_inputs<In...>);
+  static_assert(e.shape.loads_in_flight >= 1 && e.shape.loads_in_flight <= 16,
+                "ew::policy_entry: shape.loads_in_flight must be in [1, 16]");
+  const tuning::launch_policy launch = e.launch;
+  return dispatch<vec, unroll>(op, n, outs, ins, stream, &launch, e.measured_cc);
+}
+
+/// Runs `launch(op, outs)` for a launch of `count` elements, after taking its `ew::reduce_into` outputs out
+/// of `outs` (side_reduction.cuh): with any, `op` is wrapped to reduce their parts and `outs` keeps only
+/// the arrays, once the targets are checked against every operand (`ins` too).
+template <class Op, class... Out, class... In, class Launch>
+cudaError_t with_side_reductions(const Op& op, const cuda::std::tuple<Out...>& outs,
+                                 const cuda::std::tuple<In...>& ins, std::uint64_t count, Launch&& launch) {
+  if constexpr (!(is_reduce_target_v<Out> || ...)) {
+    return launch(op, outs);
+  } else {
+    using split = side_split<Op, Out...>;
+    if (count > 0) {
+      pointer_info targets[split::num_side];
+      split::targets(outs, targets);
+      byte_span spans[sizeof...(Out) + sizeof...(In) + 1] = {};
+      int k = 0;
+      cuda::std::apply([&](const auto&... o) { ((spans[k++] = operand_span(o, count)), ...); }, outs);
+      cuda::std::apply([&](const auto&... a) { ((spans[k++] = operand_span(a, count)), ...); }, ins);
+      cudaError_t err = check_reduce_targets(targets, static_cast<int>(split::num_side), spans, k);
+      if (err == cudaSuccess) err = check_device_access(targets, static_cast<int>(split::num_side));
+      if (err != cudaSuccess) return err;
+    }
+    return launch(split::wrap(op, outs), split::arrays(outs));
+  }
+}
+
+/// The element count of an N-dimensional shape, saturating (the launch rejects what overflows).
+template <int R>
+std::uint64_t element_count(const extents<R>& e) {
+  std::uint64_t c = 1;
+  for (int d = 0; d < R; ++d) {
+    if (e.v[d] <= 0) return 0;
+    const std::uint64_t x = static_cast<std::uint64_t>(e.v[d]);
+    c = c > UINT64_MAX / x ? UINT64_MAX : c * x;
+  }
+  return c;
+}
+
+/// Whether every output of a 1-D launch is a pointer or a side reduction.
+template <class Tuple>
+inline constexpr bool all_1d_outputs = false;
+template <class... A>
+inline constexpr bool all_1d_outputs<cuda::std::tuple<A...>> = ((cuda::std::is_pointer_v<A> ||
+                                                                 is_reduce_target_v<A>)&&...);
+}  // namespace EW_DETAIL_CONFIG_NAMESPACE
+}  // namespace detail
+}  // namespace ew
