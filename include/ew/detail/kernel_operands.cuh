@@ -84,8 +84,8 @@ nd_affine_input<R> to_nd_input(const index_operand&, const nd_shape<R, K>& c, in
 }
 template <int R, int K, class A, cuda::std::enable_if_t<!has_strides<A>, int> = 0>
 nd_uniform_input<decltype(input_arg<A>::to_1d(cuda::std::declval<A>()))> to_nd_input(const A& a,
-                                                                                    const nd_shape<R, K>&,
-                                                                                    int) {
+                                                                                     const nd_shape<R, K>&,
+                                                                                     int) {
   return {input_arg<A>::to_1d(a)};
 }
 
@@ -129,8 +129,8 @@ tile_affine<R> to_tile(const index_operand&, const nd_shape<R, K>& c, int k, int
 }
 template <int R, int K, class A, cuda::std::enable_if_t<!has_strides<A>, int> = 0>
 tile_uniform<decltype(input_arg<A>::to_1d(cuda::std::declval<A>()))> to_tile(const A& a,
-                                                                             const nd_shape<R, K>&, int,
-                                                                             int, int) {
+                                                                             const nd_shape<R, K>&, int, int,
+                                                                             int) {
   return {input_arg<A>::to_1d(a)};
 }
 /// The tile kernel's operand for output `k`.

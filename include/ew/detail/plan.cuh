@@ -221,6 +221,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
     }
     return n;
   }
+
  private:
   template <std::size_t... I>
   auto gather_impl(const cuda::std::tuple<In...>& ins, cuda::std::index_sequence<I...>) const {
@@ -233,7 +234,8 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   }
   template <std::size_t... O>
   auto tile_out_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<O...>) const {
-    return cuda::std::make_tuple(to_tile_output(cuda::std::get<O>(outs), shape, static_cast<int>(O), tile_b)...);
+    return cuda::std::make_tuple(
+        to_tile_output(cuda::std::get<O>(outs), shape, static_cast<int>(O), tile_b)...);
   }
   template <std::size_t... O>
   auto out_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<O...>) const {
