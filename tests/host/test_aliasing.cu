@@ -20,11 +20,14 @@ using ew::detail::pointer_info;
 
 constexpr std::uintptr_t base = 0x10000000;
 
+/// The most pointers one of these cases passes (`check_pointers`' capacity).
+constexpr int max_pointers = 40;
+
 /// check_pointers over outputs `outs` and inputs `ins` (address, element size) for n elements.
 cudaError_t check(std::vector<pointer_info> outs, const std::vector<pointer_info>& ins, std::size_t n) {
   const int num_out = static_cast<int>(outs.size());
   outs.insert(outs.end(), ins.begin(), ins.end());
-  return ew::detail::check_pointers(outs.data(), num_out, static_cast<int>(outs.size()), n);
+  return ew::detail::check_pointers<max_pointers>(outs.data(), num_out, static_cast<int>(outs.size()), n);
 }
 
 pointer_info f32(std::uintptr_t a) { return {a, 4}; }
@@ -139,4 +142,20 @@ TEST_CASE("ranges that wrap the address space are rejected", "[aliasing]") {
   REQUIRE(check({f32(top)}, {f32(base)}, 100) == cudaSuccess);
   REQUIRE(check({f32(top)}, {f32(base)}, 101) == cudaErrorInvalidValue);
   REQUIRE(check({f32(base)}, {f32(base + 4096)}, SIZE_MAX / 4 + 1) == cudaErrorInvalidValue);
+}
+
+TEST_CASE("a launch of any number of operands is checked, beyond the old cap of 32", "[aliasing]") {
+  // 4 outputs and 32 inputs, 4 KB apart: no overlap, nothing refused for its count.
+  std::vector<pointer_info> outs, ins;
+  for (int k = 0; k < 4; ++k) outs.push_back(f32(base + 4096 * static_cast<std::uintptr_t>(k)));
+  for (int k = 0; k < 32; ++k) ins.push_back(f32(base + 4096 * static_cast<std::uintptr_t>(k + 4)));
+  REQUIRE(check(outs, ins, 1000) == cudaSuccess);
+  // The last input over the first output (not in place): found among them.
+  ins.back() = f32(base + 4);
+  REQUIRE(check(outs, ins, 1000) == cudaErrorInvalidValue);
+  // More pointers than the caller's capacity: refused with the reason, nothing read past the array.
+  const pointer_info three[] = {f32(base), f32(base + 4096), f32(base + 8192)};
+  REQUIRE(ew::detail::check_pointers<2>(three, 1, 3, 10) == cudaErrorInvalidValue);
+  REQUIRE(std::string(ew::last_error_message()).find("more operands than the checker holds") !=
+          std::string::npos);
 }

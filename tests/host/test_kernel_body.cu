@@ -229,11 +229,11 @@ TEST_CASE("pointer checks: element alignment is alignof, not sizeof", "[kernel_b
   REQUIRE(at_4_bytes.alignment == 4);
   const pointer_info other{0x20004, 16, 4};
   const pointer_info ok[] = {at_4_bytes, other};
-  REQUIRE(ew::detail::check_pointers(ok, 1, 2, 100) == cudaSuccess);
+  REQUIRE(ew::detail::check_pointers<2>(ok, 1, 2, 100) == cudaSuccess);
   // Not on a vector boundary: the scalar path.
   REQUIRE(vector_head(ok, 2, 1) == no_vector_path);
   const pointer_info off_by_two[] = {{0x10002, 16, 4}, other};
-  REQUIRE(ew::detail::check_pointers(off_by_two, 1, 2, 100) == cudaErrorInvalidValue);
+  REQUIRE(ew::detail::check_pointers<2>(off_by_two, 1, 2, 100) == cudaErrorInvalidValue);
   REQUIRE(std::string(ew::last_error_message()).find("alignof") != std::string::npos);
   // float3: 12 bytes, aligned to 4; never vectorized.
   static_assert(!ew::detail::is_vectorizable_v<float3>);

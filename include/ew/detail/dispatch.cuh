@@ -210,7 +210,7 @@ cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...
     cuda::std::apply([&](const auto&... a) { (add(a, memory_kind::array), ...); }, ins);
     cuda::std::apply([&](const auto&... a) { (add(a, memory_kind::single), ...); }, ins);
   }
-  cudaError_t err = check_pointers(ptrs, num_out, num_ptrs, n);
+  cudaError_t err = check_pointers<(num_ptrs > 0 ? num_ptrs : 1)>(ptrs, num_out, num_ptrs, n);
   if (err != cudaSuccess) return err;
   int dims_bad = 0;
   cuda::std::apply(

@@ -241,19 +241,23 @@ cudaError_t check_operands(const extents<R>& e, const operand_desc<R>* ops, int 
 
 /// The checks of a 1-D launch of `n` elements over `ptrs` (outputs first; a `single` pointer, a scalar
 /// operand's element, counts as one element), as the rank-1 launch it is: cudaSuccess, or
-/// cudaErrorInvalidValue with the reason recorded for `ew::last_error_message()`.
-inline cudaError_t check_pointers(const pointer_info* ptrs, int num_out, int num_ptrs, std::size_t n) {
+/// cudaErrorInvalidValue with the reason recorded for `ew::last_error_message()`. `Capacity`: how many
+/// pointers the checker's arrays hold, the caller's compile-time count (`dispatch` passes its own), so that
+/// no launch is refused for its number of operands.
+template <int Capacity>
+cudaError_t check_pointers(const pointer_info* ptrs, int num_out, int num_ptrs, std::size_t n) {
+  static_assert(Capacity >= 1, "check_pointers: Capacity must be at least 1");
   if (n > static_cast<std::size_t>(INT64_MAX)) {
     return fail(cudaErrorInvalidValue, "ew::elementwise: n elements do not fit in the address space");
   }
-  constexpr int most = 32;  // outputs and inputs of one launch: far more than an op takes
-  operand_desc<1> ops[most];
-  pointer_info singles[most];
+  if (num_ptrs < 0 || num_ptrs > Capacity || num_out < 0 || num_out > num_ptrs) {
+    return fail(cudaErrorInvalidValue,
+                "ew::elementwise: internal error: more operands than the checker holds");
+  }
+  operand_desc<1> ops[Capacity] = {};
+  pointer_info singles[Capacity] = {};
   int num_ops = 0, num_singles = 0;
   for (int k = 0; k < num_ptrs; ++k) {
-    if (ptrs[k].single ? num_singles == most : num_ops == most) {
-      return fail(cudaErrorInvalidValue, "ew::elementwise: more than 32 operands");
-    }
     if (ptrs[k].single) {
       singles[num_singles++] = ptrs[k];
     } else {
