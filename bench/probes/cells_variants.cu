@@ -13,7 +13,12 @@
 //
 // and for the N-dimensional cells (bias_add, col_mul, channel_norm, transpose), `nd` shapes of the policy:
 //
+//   (the row variants below, gather included, leave out the vector-row kernel: what they shape is the
+//   row kernel's or the gather path's launch, which change 23's vector-row kernel took over)
 //   gather     no row kernel (the gather path for every row length)
+//   novrow     no vector-row kernel: the row kernel and the gather path (ew's before change 23)
+//   vr128, vr128u2, vr256u2   vector rows in blocks of 128 threads of 1 and 2 vectors, 256 of 2 (ew's: 256
+//              of 1)
 //   row256     row kernel blocks of 256 threads x 2 vectors (rows from 512 vectors)
 //   rowu4      row kernel threads with 4 vectors in flight, chunks of 2048 vectors (rows from 512)
 //   rowc512    row kernel chunks of 512 vectors
@@ -101,10 +106,11 @@ struct nd_policy {
       return s;                                              \
     }                                                        \
   };
-EW_ND_VARIANT(gather, s.row_min_vectors = 1 << 30)
-EW_ND_VARIANT(row256, s.row_block_threads = 256; s.row_min_vectors = 512)
-EW_ND_VARIANT(rowu4, s.row_unroll = 4; s.row_chunk_vectors = 2048; s.row_min_vectors = 512)
-EW_ND_VARIANT(rowc512, s.row_chunk_vectors = 512)
+EW_ND_VARIANT(gather, s.row_min_vectors = 1 << 30; s.vector_row_threads = 0)
+EW_ND_VARIANT(row256, s.row_block_threads = 256; s.row_min_vectors = 512; s.vector_row_threads = 0)
+EW_ND_VARIANT(rowu4, s.row_unroll = 4; s.row_chunk_vectors = 2048; s.row_min_vectors = 512;
+              s.vector_row_threads = 0)
+EW_ND_VARIANT(rowc512, s.row_chunk_vectors = 512; s.vector_row_threads = 0)
 EW_ND_VARIANT(t64x128, s.tile_side = 64; s.tile_block_threads = 128; s.tile_min_blocks_per_sm = 8)
 EW_ND_VARIANT(t128x512, s.tile_side = 128; s.tile_block_threads = 512; s.tile_min_blocks_per_sm = 2)
 EW_ND_VARIANT(tl8, s.tile_loads_in_flight = 8)
@@ -127,8 +133,13 @@ EW_ND_VARIANT(w32x128, s.wide_tiles = {32, 128, 8})
 EW_ND_VARIANT(w32x32, s.wide_tiles = {32, 32, 32})
 EW_ND_VARIANT(w64x256, s.wide_tiles = {64, 256, 4})
 EW_ND_VARIANT(w32l8, s.tile_loads_in_flight = 8)
-EW_ND_VARIANT(rc256, s.row_chunk_vectors = 256)
-EW_ND_VARIANT(r256c512, s.row_block_threads = 256; s.row_chunk_vectors = 512; s.row_min_vectors = 512)
+EW_ND_VARIANT(rc256, s.row_chunk_vectors = 256; s.vector_row_threads = 0)
+EW_ND_VARIANT(r256c512, s.row_block_threads = 256; s.row_chunk_vectors = 512; s.row_min_vectors = 512;
+              s.vector_row_threads = 0)
+EW_ND_VARIANT(novrow, s.vector_row_threads = 0)
+EW_ND_VARIANT(vr128, s.vector_row_threads = 128)
+EW_ND_VARIANT(vr128u2, s.vector_row_threads = 128; s.vector_row_unroll = 2)
+EW_ND_VARIANT(vr256u2, s.vector_row_threads = 256; s.vector_row_unroll = 2)
 
 using ew_cells::channel_norm;
 using ew_cells::copy_of;
@@ -323,6 +334,10 @@ EW_VARIANTS_TILES(tg16)
 EW_VARIANTS_TILES(tg64)
 EW_VARIANTS_ROWS(rc256)
 EW_VARIANTS_ROWS(r256c512)
+EW_VARIANTS_ROWS(novrow)
+EW_VARIANTS_ROWS(vr128)
+EW_VARIANTS_ROWS(vr128u2)
+EW_VARIANTS_ROWS(vr256u2)
 EW_VARIANTS_TRANSPOSE(f64, double, w64x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x32)

@@ -78,6 +78,23 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
     call.arrays(arrays);
     const auto outs_1d = cuda::std::apply(
         [](const auto&... o) { return cuda::std::make_tuple(ew::detail::to_contiguous(o)...); }, outs);
+    if constexpr (vec > 1 && !ew::detail::has_side_reductions_v<Op> && S::value.vector_row_threads > 0) {
+      if (call.vector_rows) {  // the vector-row kernel
+        const auto& vr = call.vector_row;
+        const auto in_ops = call.gather_operands(ins);
+        using thread_t =
+            ew::detail::vector_row_thread<Op, vec, S::value.vector_row_unroll, R, decltype(outs_1d),
+                                          cuda::std::remove_const_t<decltype(in_ops)>>;
+        constexpr auto threads = static_cast<std::uint32_t>(S::value.vector_row_threads);
+        for (std::uint32_t b = 0; b < vr.blocks; ++b) {
+          for (std::uint32_t t = 0; t < threads; ++t) {
+            thread_t{op, outs_1d, in_ops, vr}.block(b, t, threads);
+          }
+        }
+        return "vector_row row_vectors " + std::to_string(vr.row_vectors.divisor) + " blocks " +
+               std::to_string(vr.blocks) + " broadcast " + std::to_string(vr.broadcast);
+      }
+    }
     if constexpr (vec > 1) {
       if (call.whole_rows) {  // the row kernel
         const auto& rows = call.row;

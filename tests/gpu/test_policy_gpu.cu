@@ -104,6 +104,7 @@ struct nd_odd_policy {
     e.nd.row_unroll = 3;
     e.nd.row_chunk_vectors = 200;
     e.nd.row_min_vectors = 8;
+    e.nd.vector_row_threads = 0;  // the row kernel where ew's own takes the vector-row kernel
     e.nd.tile_side = 32;
     e.nd.tile_block_threads = 96;
     e.nd.tile_loads_in_flight = 2;
@@ -144,7 +145,8 @@ void check_nd_policy(const char* what, Op op, const ew::extents<R>& e, In in, Wa
 
 TEST_CASE("N-d launches under a policy's kernel shapes give ew's results", "[policy][nd]") {
   test_stream stream;
-  // Rows of 777 elements (gather: not whole vectors) and of 4096 (the row kernel, 1024 vectors a row).
+  // Rows of 777 elements (gather: not whole vectors) and of 4096 (1024 vectors a row: the row kernel under
+  // this policy, the vector-row kernel under ew's, bit for bit the same).
   for (const std::array<std::int64_t, 2>& rc : {std::array<std::int64_t, 2>{1031, 777}, {64, 4096}}) {
     const std::int64_t R = rc[0], C = rc[1];
     const auto hx = random_values<float>(static_cast<std::size_t>(R * C), base_seed() + 31);
@@ -165,7 +167,8 @@ TEST_CASE("N-d launches under a policy's kernel shapes give ew's results", "[pol
         "transpose bf16", copy_op<__nv_bfloat16>{}, ew::extents{C, R},
         ew::strided(static_cast<const __nv_bfloat16*>(xb.data()), ew::extents{C, R}, ew::strides{1, C}),
         [&](std::size_t i) { return hb[(i % R) * C + i / R]; }, stream.s);
-    // A bias along the rows (the row kernel where rows are whole vectors, else gather) and a column.
+    // A bias along the rows (where rows are whole vectors, the row kernel here and the vector-row kernel by
+    // default; else gather) and a column.
     const auto bias = ew::strided(static_cast<const float*>(v.data()), ew::extents{R, C}, ew::strides{0, 1});
     check_nd_policy<float>(
         "bias f32", ew::add<float>{}, ew::extents{R, C}, ew::in(px, bias),
@@ -174,6 +177,14 @@ TEST_CASE("N-d launches under a policy's kernel shapes give ew's results", "[pol
     check_nd_policy<float>(
         "column f32", ew::mul<float>{}, ew::extents{R, C}, ew::in(px, col),
         [&](std::size_t i) { return hx[i] * hv[i / C]; }, stream.s);
+    // Rows of 64 elements (16 vectors): the row kernel under this policy, one row a block of 96 threads
+    // (80 of them idle past the row); the vector-row kernel under ew's.
+    const std::int64_t short_c = 64;
+    const auto short_bias =
+        ew::strided(static_cast<const float*>(v.data()), ew::extents{R, short_c}, ew::strides{0, 1});
+    check_nd_policy<float>(
+        "bias f32, short rows", ew::add<float>{}, ew::extents{R, short_c}, ew::in(px, short_bias),
+        [&](std::size_t i) { return hx[i] + hv[i % short_c]; }, stream.s);
     // Every other element of each row (the N-dimensional kernel: strided along every dimension).
     const std::int64_t half = C / 2;
     check_nd_policy<float>(

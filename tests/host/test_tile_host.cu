@@ -328,16 +328,17 @@ struct row_op {
   }
 };
 
-/// `y[n, c, x] = row_op(a[n, c, x], b[x], s[c], index)` over [n, c, x], the output at `out_off`; returns
-/// the path the launch took; the kernels' shapes `S::value` (ew's own by default).
+/// `y[n, c, x] = row_op(a[n, c, x], b[x], s[c], index)` over [n, c, x], the output at `out_off` and `b` at
+/// `b_off`; returns the path the launch took; the kernels' shapes `S::value` (ew's own by default).
 template <class T, class S = ew::tuning::default_nd_shapes_t>
-std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_t out_off,
-                     std::uint64_t seed) {
+std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_t out_off, std::uint64_t seed,
+                     std::int64_t b_off = 0) {
   const std::int64_t total = n * c * x;
-  buffer<T> a(total + 8), b(x + 8), s(c + 8), y(total + out_off + 8);
+  buffer<T> a(total + 8), b_buf(x + b_off + 8), s(c + 8), y(total + out_off + 8);
+  T* const b = b_buf.base + b_off;
   std::mt19937_64 rng(seed);
   fill_random(a.base, total + 8, rng);
-  fill_random(b.base, x + 8, rng);
+  fill_random(b_buf.base, x + b_off + 8, rng);
   fill_random(s.base, c + 8, rng);
   std::memset(static_cast<void*>(y.base), ew_test::poison_byte,
               static_cast<std::size_t>(total + out_off + 8) * sizeof(T));
@@ -349,7 +350,7 @@ std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_
                                     ew::tuning::default_nd_shapes.strided.vector_cols, S>(
       row_op<T>{}, e, cuda::std::make_tuple(y.base + out_off),
       cuda::std::make_tuple(
-          static_cast<const T*>(a.base), ew::strided(static_cast<const T*>(b.base), e, ew::strides{0, 0, 1}),
+          static_cast<const T*>(a.base), ew::strided(static_cast<const T*>(b), e, ew::strides{0, 0, 1}),
           ew::strided(static_cast<const T*>(s.base), e, ew::strides{0, 1, 0}), ew::index()));
   ew::detail::host_access_observer = nullptr;
   current_log = nullptr;
@@ -357,7 +358,7 @@ std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_
                 << path);
   std::size_t wrong = 0;
   for (std::int64_t i = 0; i < total; ++i) {
-    const T want = row_op<T>{}(a.base[i], b.base[i % x], s.base[(i / x) % c], i);
+    const T want = row_op<T>{}(a.base[i], b[i % x], s.base[(i / x) % c], i);
     if (!ew_test::same_bits(y.base[out_off + i], want)) ++wrong;
   }
   std::size_t twice = 0;
@@ -374,26 +375,113 @@ std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_
 
 }  // namespace
 
+namespace {
+
+/// ew's kernel shapes without the vector-row kernel: the row kernel and the gather path take its launches.
+struct no_vector_rows {
+  static constexpr ew::tuning::nd_kernel_shapes value = [] {
+    ew::tuning::nd_kernel_shapes s{};
+    s.vector_row_threads = 0;
+    return s;
+  }();
+};
+
+}  // namespace
+
 TEST_CASE("row kernel body on the host: rows of whole vectors, chunks, and the gather path beside it",
           "[nd][tile]") {
   std::uint64_t seed = ew_test::base_seed() + 7;
   // Rows of 256 to 2052 vectors: one chunk a row, several equal chunks.
-  CHECK(row_case<float>(2, 3, 1024, 0, ++seed).rfind("row", 0) == 0);
-  CHECK(row_case<float>(1, 2, 4100, 0, ++seed).rfind("row", 0) == 0);
-  CHECK(row_case<float>(3, 1, 8208, 0, ++seed).rfind("row", 0) == 0);
-  CHECK(row_case<__nv_bfloat16>(2, 5, 3136, 0, ++seed).rfind("row", 0) == 0);
-  CHECK(row_case<double>(2, 2, 520, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<float, no_vector_rows>(2, 3, 1024, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<float, no_vector_rows>(1, 2, 4100, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<float, no_vector_rows>(3, 1, 8208, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<__nv_bfloat16, no_vector_rows>(2, 5, 3136, 0, ++seed).rfind("row", 0) == 0);
+  CHECK(row_case<double, no_vector_rows>(2, 2, 520, 0, ++seed).rfind("row", 0) == 0);
+  // `b` one element off a vector: the row kernel with ew's shapes too (the vector-row kernel needs every
+  // input's rows to start at whole vectors).
+  CHECK(row_case<float>(2, 3, 1024, 0, ++seed, 1).rfind("row", 0) == 0);
   // A misaligned output, a row that is not whole vectors, rows too short: the gather path.
   CHECK(row_case<float>(2, 3, 1024, 1, ++seed).rfind("gather", 0) == 0);
   CHECK(row_case<float>(2, 3, 1026, 0, ++seed).rfind("gather", 0) == 0);
-  CHECK(row_case<float>(4, 3, 1020, 0, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float, no_vector_rows>(4, 3, 1020, 0, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float>(4, 3, 1020, 0, ++seed, 1).rfind("gather", 0) == 0);
+}
+
+TEST_CASE("vector-row kernel body on the host: whole-vector rows of any length, broadcasts as elements",
+          "[nd][tile]") {
+  std::uint64_t seed = ew_test::base_seed() + 12;
+  // `b` along the rows, `s` broadcast along them (bit 2), the index: rows of 1 to 2052 vectors, every
+  // element type; ranks 3 and 2 after coalescing (one channel).
+  for (const std::int64_t x : {4, 8, 28, 1020, 1024, 8208}) {
+    const std::string path = row_case<float>(2, 3, x, 0, ++seed);
+    INFO(path);
+    CHECK(path.rfind("vector_row", 0) == 0);
+    CHECK(path.find(" broadcast 4") != std::string::npos);
+  }
+  CHECK(row_case<float>(3, 1, 1000, 0, ++seed).rfind("vector_row", 0) == 0);
+  CHECK(row_case<__nv_bfloat16>(2, 5, 3136, 0, ++seed).rfind("vector_row", 0) == 0);
+  CHECK(row_case<__nv_bfloat16>(7, 3, 1000, 0, ++seed).rfind("vector_row", 0) == 0);
+  CHECK(row_case<double>(2, 2, 520, 0, ++seed).rfind("vector_row", 0) == 0);
+  CHECK(row_case<double>(5, 3, 2, 0, ++seed).rfind("vector_row", 0) == 0);
+  // The output 16 bytes on (aligned): still the vector-row kernel.
+  CHECK(row_case<float>(2, 3, 1024, 4, ++seed).rfind("vector_row", 0) == 0);
+}
+
+namespace {
+
+/// out = a + b + c + d, in float.
+struct sum4_op {
+  EW_HD float operator()(float a, float b, float c, float d) const { return a + b + c + d; }
+};
+
+}  // namespace
+
+TEST_CASE("vector-row kernel body on the host: four arrays (the body that tests each stride)", "[nd][tile]") {
+  // y[n, c, x] = a[n, c, x] + b[x] + m[c] + r[n, c]: four arrays, more than `max_specialized_arrays`, so
+  // that each vector tests whether an array is broadcast; f32 rows of 1 to 250 vectors.
+  std::uint64_t seed = ew_test::base_seed() + 13;
+  for (const std::int64_t x : {4, 12, 1000}) {
+    const std::int64_t n = 3, c = 5, total = n * c * x;
+    buffer<float> a(total + 8), b(x + 8), m(c + 8), r(n * c + 8), y(total + 8);
+    std::mt19937_64 rng(++seed);
+    fill_random(a.base, total + 8, rng);
+    fill_random(b.base, x + 8, rng);
+    fill_random(m.base, c + 8, rng);
+    fill_random(r.base, n * c + 8, rng);
+    std::memset(static_cast<void*>(y.base), ew_test::poison_byte,
+                static_cast<std::size_t>(total + 8) * sizeof(float));
+    access_log log;
+    current_log = &log;
+    ew::detail::host_access_observer = &observe;
+    const ew::extents<3> e{n, c, x};
+    const auto cf = [](const float* p) { return p; };
+    const std::string path =
+        simulate(sum4_op{}, e, cuda::std::make_tuple(y.base),
+                 cuda::std::make_tuple(cf(a.base), ew::strided(cf(b.base), e, ew::strides{0, 0, 1}),
+                                       ew::strided(cf(m.base), e, ew::strides{0, 1, 0}),
+                                       ew::strided(cf(r.base), e, ew::strides{c, 1, 0})));
+    ew::detail::host_access_observer = nullptr;
+    current_log = nullptr;
+    INFO("x " << x << " path " << path);
+    CHECK(path.rfind("vector_row", 0) == 0);
+    CHECK(path.find(" broadcast 12") != std::string::npos);
+    std::size_t wrong = 0;
+    for (std::int64_t i = 0; i < total; ++i) {
+      const std::int64_t col = i % x, ch = (i / x) % c, row = i / x;
+      const float want = a.base[i] + b.base[col] + m.base[ch] + r.base[row];
+      if (!ew_test::same_bits(y.base[i], want)) ++wrong;
+    }
+    CHECK(wrong == 0);
+    CHECK(log.stores.size() == static_cast<std::size_t>(total) * sizeof(float));
+    CHECK(log.misaligned == 0);
+  }
 }
 
 namespace {
 
 /// Kernel shapes far from ew's: small tiles of few threads, two loads in flight, in groups of 3; short row
 /// chunks of odd blocks with three vectors in flight; rows from 8 vectors; three vectors a thread on the
-/// gather path.
+/// gather path; vector rows in blocks of 96 threads, three vectors each.
 struct odd_shapes {
   static constexpr ew::tuning::nd_kernel_shapes value = [] {
     ew::tuning::nd_kernel_shapes s{};
@@ -402,6 +490,8 @@ struct odd_shapes {
     s.row_unroll = 3;
     s.row_chunk_vectors = 200;
     s.row_min_vectors = 8;
+    s.vector_row_threads = 96;
+    s.vector_row_unroll = 3;
     s.tile_side = 32;
     s.tile_block_threads = 96;
     s.tile_loads_in_flight = 2;
@@ -413,7 +503,7 @@ static_assert(ew::tuning::nd_kernel_shapes_error(odd_shapes::value) == nullptr);
 
 }  // namespace
 
-TEST_CASE("the tile, row and gather kernels under a policy's shapes (policy_entry::nd)",
+TEST_CASE("the tile, vector-row, row and gather kernels under a policy's shapes (policy_entry::nd)",
           "[nd][tile][policy]") {
   std::uint64_t seed = ew_test::base_seed() + 11;
   for (std::int64_t rows : {3, 32, 33, 100}) {
@@ -425,13 +515,16 @@ TEST_CASE("the tile, row and gather kernels under a policy's shapes (policy_entr
   }
   const std::int64_t nchw[4] = {2, 7, 9, 35};
   permute_case<std::int8_t, 4, odd_shapes>(nchw, {0, 2, 3, 1}, 0, 0, 1, ++seed);
-  // Rows of 8 to 2052 vectors in chunks of up to 200: rows of one chunk, and of several, uneven ones.
-  CHECK(row_case<float, odd_shapes>(2, 3, 32, 0, ++seed).rfind("row", 0) == 0);
-  CHECK(row_case<float, odd_shapes>(1, 2, 4100, 0, ++seed).rfind("row", 0) == 0);
-  CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 5, 3136, 0, ++seed).rfind("row", 0) == 0);
-  CHECK(row_case<double, odd_shapes>(3, 2, 802, 0, ++seed).rfind("row", 0) == 0);
-  // Rows shorter than 8 vectors and rows that are not whole vectors: the gather path, 3 vectors a thread.
-  CHECK(row_case<float, odd_shapes>(4, 3, 28, 0, ++seed).rfind("gather", 0) == 0);
+  // Vector rows of 8 and 401 vectors; with `b` off a vector, rows of 1025 to 392 vectors in chunks of up to
+  // 200 (the row kernel: rows of one chunk, and of several, uneven ones).
+  CHECK(row_case<float, odd_shapes>(2, 3, 32, 0, ++seed).rfind("vector_row", 0) == 0);
+  CHECK(row_case<double, odd_shapes>(3, 2, 802, 0, ++seed).rfind("vector_row", 0) == 0);
+  CHECK(row_case<float, odd_shapes>(2, 3, 32, 0, ++seed, 1).rfind("row", 0) == 0);
+  CHECK(row_case<float, odd_shapes>(1, 2, 4100, 0, ++seed, 1).rfind("row", 0) == 0);
+  CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 5, 3136, 0, ++seed, 3).rfind("row", 0) == 0);
+  // Rows shorter than 8 vectors with `b` off a vector, and rows that are not whole vectors: the gather
+  // path, 3 vectors a thread.
+  CHECK(row_case<float, odd_shapes>(4, 3, 28, 0, ++seed, 1).rfind("gather", 0) == 0);
   CHECK(row_case<float, odd_shapes>(2, 3, 1026, 2, ++seed).rfind("gather", 0) == 0);
 }
 

@@ -3,8 +3,8 @@
 
 /// @file
 /// The launch of an N-dimensional call (`dispatch_nd`) by its plan (plan.cuh): the 1-D kernel (over one
-/// contiguous dimension, or with gather operands where an input is not laid out as the outputs), the row
-/// kernel, the tile kernel, or the N-dimensional kernel (nd_kernel.cuh).
+/// contiguous dimension, or with gather operands where an input is not laid out as the outputs), the
+/// vector-row kernel, the row kernel, the tile kernel, or the N-dimensional kernel (nd_kernel.cuh).
 
 #include <cstddef>
 #include <cstdint>
@@ -24,6 +24,7 @@
 #include "row_kernel.cuh"
 #include "tile_kernel.cuh"
 #include "tuning.cuh"
+#include "vector_row_kernel.cuh"
 
 namespace ew {
 namespace detail {
@@ -99,6 +100,20 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
     call.arrays(arrays);
     const auto outs_1d =
         cuda::std::apply([](const auto&... o) { return cuda::std::make_tuple(to_contiguous(o)...); }, outs);
+    if constexpr (vec > 1 && !has_side_reductions_v<Op> && shapes::value.vector_row_threads > 0) {
+      if (call.vector_rows) {  // whole vectors a row, each input's along it or one element: no loop
+        const auto gather_ins = call.gather_operands(ins);
+        constexpr int threads = shapes::value.vector_row_threads;
+        constexpr auto kernel =
+            &vector_row_elementwise_kernel<Op, vec, shapes::value.vector_row_unroll, threads, R,
+                                           decltype(outs_1d),
+                                           cuda::std::remove_const_t<decltype(gather_ins)>>;
+        return launch_kernel<kernel>(
+            args, call.vector_row,
+            launch_shape{static_cast<std::size_t>(call.vector_row.blocks), static_cast<std::size_t>(threads)},
+            op, outs_1d, gather_ins, stream);
+      }
+    }
     if constexpr (vec > 1) {
       if (call.whole_rows) {  // whole vectors a row: no division per vector
         const auto gather_ins = call.gather_operands(ins);

@@ -14,10 +14,11 @@
 
 #include "gather.cuh"
 #include "nd_layout.cuh"
-#include "row_kernel.cuh"
 #include "operand.cuh"
+#include "row_kernel.cuh"
 #include "tile_kernel.cuh"
 #include "tuning.cuh"
+#include "vector_row_kernel.cuh"
 
 namespace ew {
 namespace detail {
@@ -126,6 +127,29 @@ bool make_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int vec, boo
   p.chunk = static_cast<std::uint32_t>(chunk_vec * v);
   p.chunks_per_row = fast_divmod(static_cast<std::uint32_t>(per_row));
   p.blocks = static_cast<std::uint32_t>(elements / cols * per_row);
+  return true;
+}
+
+/// The vector-row plan of a gather launch over coalesced shape `s` with `elements` elements and vectors of
+/// `vec` (vector_row_kernel.cuh), when its rows hold whole vectors (`cols % vec == 0`) and the outputs are
+/// aligned to one (`outputs_aligned`), for blocks of `threads` threads of `unroll` vectors: true, with the
+/// plan in `p` (its `broadcast` the caller's). The 32-bit division needs fewer than 2^31 vectors, which a
+/// gather launch (fewer than 2^31 elements, `gather_fits`) has.
+template <int R, int K>
+bool make_vector_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int vec, bool outputs_aligned,
+                          int threads, int unroll, vector_row_plan<R>& p) {
+  const int last = last_dimension(s);
+  const std::uint64_t cols = static_cast<std::uint64_t>(s.extent[last]);
+  const std::uint64_t v = static_cast<std::uint64_t>(vec);
+  if (vec <= 1 || threads <= 0 || !outputs_aligned || cols % v != 0 ||
+      elements / v >= (std::uint64_t{1} << 31))
+    return false;
+  p.row_vectors = fast_divmod(static_cast<std::uint32_t>(cols / v));
+  for (int d = 1; d < last; ++d) p.extent[d] = fast_divmod(static_cast<std::uint32_t>(s.extent[d]));
+  p.last = last;
+  p.vectors = static_cast<std::uint32_t>(elements / v);
+  const std::uint64_t per_block = static_cast<std::uint64_t>(threads) * static_cast<std::uint64_t>(unroll);
+  p.blocks = static_cast<std::uint32_t>((p.vectors + per_block - 1) / per_block);
   return true;
 }
 

@@ -72,6 +72,11 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   /// with its plan (`path == gather`).
   bool whole_rows = false;
   row_plan row{};
+  /// A gather launch whose rows hold whole vectors, with every output aligned to one and every array input
+  /// along the rows from a whole vector or broadcast along them (`rows_take_vectors`): the vector-row
+  /// kernel, with its plan (`path == gather`; before `whole_rows`).
+  bool vector_rows = false;
+  vector_row_plan<R> vector_row{};
 
   /// Describes and checks every operand, then coalesces and plans.
   cudaError_t prepare(const extents<R>& e, const cuda::std::tuple<Out...>& outs,
@@ -116,6 +121,16 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       for (int k = 0; k < num_out; ++k)
         aligned = aligned && ops[k].address % (ops[k].element_size * Vec) == 0;
       whole_rows = make_row_plan(shape, elements, Vec, aligned, S::value, row);
+      vector_rows = make_vector_row_plan(shape, elements, Vec, aligned, S::value.vector_row_threads,
+                                         S::value.vector_row_unroll, vector_row) &&
+                    rows_take_vectors();
+      if (vector_rows) {
+        for (int i = 0; i < static_cast<int>(sizeof...(In)); ++i) {
+          const int k = rows[i];
+          if (k >= 0 && !ops[k].affine && shape.stride[k][last_dimension(shape)] == 0)
+            vector_row.broadcast |= 1u << i;
+        }
+      }
     }
     contiguous = path == nd_path::contiguous;
     // The vectorized path needs every output's innermost stride to be 1 and every array input's 0 or 1.
@@ -129,6 +144,23 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
                         inner_ok ? strided.vector_cols : 1,
                         static_cast<std::uint64_t>(ops[0].address / ops[0].element_size));
     return cudaSuccess;
+  }
+
+  /// Whether every array input of a gather launch runs along the rows from a whole vector at every row
+  /// (stride 1, its address and outer strides whole vectors) or is broadcast along them (stride 0).
+  bool rows_take_vectors() const {
+    const int last = last_dimension(shape);
+    for (int k = num_out; k < num_ops; ++k) {
+      if (ops[k].affine) continue;
+      const std::int64_t inner = shape.stride[k][last];
+      if (inner == 0) continue;
+      if (inner != 1 || ops[k].address % (ops[k].element_size * static_cast<std::uint64_t>(Vec)) != 0)
+        return false;
+      for (int d = 0; d < last; ++d) {
+        if (shape.stride[k][d] % Vec != 0) return false;
+      }
+    }
+    return true;
   }
 
   /// The staged inputs' shared memory (those whose innermost stride is neither 0 nor 1); the N-dimensional

@@ -118,9 +118,9 @@ struct tile_shape {
 };
 
 /// Compile-time shapes of the kernels of N-dimensional launches (nd_paths.cuh chooses among them): the
-/// gather path of the 1-D kernel, the row kernel and the tile kernel. Part of a policy's entry
-/// (policy.cuh: `policy_entry::nd`), so that a user's policy, and the probes, can try others without
-/// editing ew; `dispatch_nd` checks a policy's values at compile time (`nd_kernel_shapes_error`).
+/// gather path of the 1-D kernel, the vector-row kernel, the row kernel and the tile kernel. Part of a
+/// policy's entry (policy.cuh: `policy_entry::nd`), so that a user's policy, and the probes, can try others
+/// without editing ew; `dispatch_nd` checks a policy's values at compile time (`nd_kernel_shapes_error`).
 struct nd_kernel_shapes {
   /// Vectors per thread per tile of the 1-D kernel with gather operands, whatever the number of inputs: a
   /// broadcast input (a bias, per-channel statistics) is read from L1 or L2, not from DRAM, so
@@ -131,6 +131,19 @@ struct nd_kernel_shapes {
 
   /// The N-dimensional kernel's shape.
   strided_shape strided{};
+
+  /// Vector-row launches (vector_row_kernel.cuh: a gather launch whose rows hold whole vectors, every input
+  /// along them from a whole vector at each row or broadcast along them): `vector_row_threads` threads a
+  /// block (0: no such launches; the row kernel and the 1-D kernel with gather operands take them), each
+  /// with `vector_row_unroll` vectors and no loop. Probe 10 (H200, 2026-12-03, docs/PERFORMANCE.md change
+  /// 23; bias and column over [2^14, 1000], per-channel over NCHW [32, 256, 56, 56], bf16 bias and column
+  /// over [2^16, 4096]) had 1 or 2 vectors a thread in blocks of 128 or 256 within 1% of each other and 4
+  /// vectors 2 to 6% behind; change 23's variants (the kernel itself, the ten bias, column and per-channel
+  /// cells in one run) had blocks of 128 at 0.997 to 1.021 of 256 (geometric mean 1.007), 2 vectors a
+  /// thread in blocks of 128 at 0.929 to 1.016 and in blocks of 256 at 0.915 to 1.009. Blocks of 256 are
+  /// what the GPU tests and the sanitizers ran; 128 is the next candidate, within one run's spread.
+  int vector_row_threads = 256;
+  int vector_row_unroll = 1;
 
   /// Row launches (row_kernel.cuh: a gather launch whose rows hold whole vectors): 128 threads a block,
   /// two vectors in flight each, as the 1-D kernel for unary ops; a block takes up to `row_chunk_vectors`
@@ -231,6 +244,10 @@ constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
     return "strided.block_threads must be a multiple of 32 in [32, 1024]";
   if (n.min_blocks_per_sm < 1 || n.min_blocks_per_sm > 32)
     return "strided.min_blocks_per_sm must be in [1, 32]";
+  if (s.vector_row_threads != 0 &&
+      (s.vector_row_threads < 32 || s.vector_row_threads > 1024 || s.vector_row_threads % 32 != 0))
+    return "vector_row_threads must be 0 or a multiple of 32 in [32, 1024]";
+  if (s.vector_row_unroll < 1 || s.vector_row_unroll > 16) return "vector_row_unroll must be in [1, 16]";
   if (s.row_block_threads < 32 || s.row_block_threads > 1024 || s.row_block_threads % 32 != 0)
     return "row_block_threads must be a multiple of 32 in [32, 1024]";
   if (s.row_unroll < 1 || s.row_unroll > 16) return "row_unroll must be in [1, 16]";

@@ -1,0 +1,252 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// The vector-row kernel: a gather launch (gather.cuh) whose rows hold whole vectors and whose inputs
+/// either run along the rows from a whole vector at every row or are broadcast along them
+/// (`nd_call::rows_take_vectors`). Each thread takes `Unroll` vectors of the outputs by their flat index,
+/// with no loop: a vector's row and column by one division by multiplication, the row's coordinates by one
+/// more per dimension, shared by every input; then one 16-byte load for an input along the rows, one
+/// element for an input broadcast along them, given to the op as it is where the body is compiled for that
+/// set of broadcast inputs. This is the shape of Inductor's kernels for these launches, and ran the bias,
+/// column and per-channel cells at ew's 1-D relu's speed where the row kernel (one row a block) and the
+/// 1-D kernel with gather operands ran 0.5 to 14% slower (probe 10, H200, 2026-12-03, docs/PERFORMANCE.md
+/// change 23). The per-thread body is `__host__ __device__` for the host tests.
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda/std/array>
+#include <cuda/std/bit>
+#include <cuda/std/tuple>
+#include <cuda/std/utility>
+
+#include <nv/target>
+
+#include "../functor.cuh"
+#include "config.cuh"
+#include "fast_divmod.cuh"
+#include "gather.cuh"
+#include "kernel.cuh"
+#include "launch_shape.cuh"
+#include "vector_access.cuh"
+
+namespace ew {
+namespace detail {
+
+/// The vectors of a vector-row launch over a coalesced shape of rank `last + 1` (`R` at most): `vectors`
+/// output vectors in flat order, `row_vectors` of them a row; block `b` takes vectors `[b * Unroll *
+/// threads, (b + 1) * Unroll * threads)`, thread `t` those `t` apart by `threads`.
+template <int R>
+struct vector_row_plan {
+  /// A vector's row and its column in vectors.
+  fast_divmod row_vectors{1};
+  /// Division of a row's index by the coalesced extent `d`, for `1 <= d < last`: the row's coordinates.
+  fast_divmod extent[R] = {};
+  int last = 0;
+  std::uint32_t vectors = 0;
+  std::uint32_t blocks = 0;
+  /// Bit `i` set where input `i` is an array broadcast along the rows (its innermost stride 0).
+  unsigned broadcast = 0;
+};
+
+/// Whether gather operand `X` is an array (`gather_input`) or the index (`gather_affine`).
+template <class X>
+inline constexpr bool is_gather_array_v = false;
+template <class T, int R>
+inline constexpr bool is_gather_array_v<gather_input<T, R>> = true;
+template <class X>
+inline constexpr bool is_gather_affine_v = false;
+template <int R>
+inline constexpr bool is_gather_affine_v<gather_affine<R>> = true;
+
+/// The set of arrays among the operands `Ins`, a bit each.
+template <class Ins, std::size_t... I>
+constexpr unsigned gather_array_bits(cuda::std::index_sequence<I...>) {
+  return ((is_gather_array_v<cuda::std::tuple_element_t<I, Ins>> ? 1u << I : 0u) | ... | 0u);
+}
+
+/// Subset `s` of the bits of `set`: bit `k` of `s` says whether `set`'s `k`-th lowest bit is in it.
+constexpr unsigned subset_of(unsigned s, unsigned set) {
+  unsigned r = 0;
+  for (unsigned bit = 1, k = 0; bit != 0; bit <<= 1) {
+    if ((set & bit) != 0) {
+      if (((s >> k) & 1u) != 0) r |= bit;
+      ++k;
+    }
+  }
+  return r;
+}
+static_assert(subset_of(0b101u, 0b11010u) == 0b10010u && subset_of(0b11u, 0b11u) == 0b11u);
+
+/// One input's share of one vector: `Vec` elements, or the one element of an array broadcast along the
+/// row (`scalar`) where the walk is compiled for it.
+template <class T, int Vec>
+struct vector_row_value {
+  vector_word<T, Vec> w;
+  T scalar;
+};
+
+/// What one thread of a vector-row launch does (`Vec` elements a vector, `Unroll` vectors); `Ins` a tuple
+/// of gather operands and uniform 1-D operands.
+template <class Op, int Vec, int Unroll, int R, class OutPtrs, class Ins>
+struct vector_row_thread {
+  static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
+  static constexpr std::size_t num_out = cuda::std::tuple_size<OutPtrs>::value;
+  template <std::size_t K>
+  using in_t = typename cuda::std::tuple_element_t<K, Ins>::value_type;
+  template <std::size_t K>
+  using out_t = cuda::std::remove_pointer_t<cuda::std::tuple_element_t<K, OutPtrs>>;
+  /// Bit `i` set where input `i` is an array: what `vector_row_plan::broadcast` may hold.
+  static constexpr unsigned array_bits = gather_array_bits<Ins>(cuda::std::make_index_sequence<num_in>{});
+  /// Launches of up to this many arrays get a body compiled for each set of broadcast ones (2^n of
+  /// them), which gives the op a broadcast element as it is; more take the body that tests each array's
+  /// innermost stride and gives the op `Vec` copies.
+  static constexpr int max_specialized_arrays = 3;
+  static constexpr bool specialized = cuda::std::popcount(array_bits) <= max_specialized_arrays;
+
+  Op op;
+  OutPtrs outs;
+  Ins ins;
+  const vector_row_plan<R>& p;
+
+  /// Block `b`'s vectors, this thread's share of them (`thread` of `threads`).
+#pragma nv_exec_check_disable
+  EW_HD void block(std::uint32_t b, std::uint32_t thread, std::uint32_t threads) {
+    const std::uint32_t first = b * threads * static_cast<std::uint32_t>(Unroll) + thread;
+    if constexpr (specialized) {
+      with_mask(first, threads, cuda::std::make_index_sequence<(1u << cuda::std::popcount(array_bits))>{});
+    } else {
+      body<false, 0>(first, threads, cuda::std::make_index_sequence<num_in>{},
+                     cuda::std::make_index_sequence<num_out>{});
+    }
+  }
+
+ private:
+  /// `body<true, M>` for `M == p.broadcast` among the subsets `M` of the arrays (`S...` numbers them).
+#pragma nv_exec_check_disable
+  template <std::size_t... S>
+  EW_HD void with_mask(std::uint32_t first, std::uint32_t threads, cuda::std::index_sequence<S...>) {
+    (void)(((p.broadcast == subset_of(static_cast<unsigned>(S), array_bits))
+                ? (body<true, subset_of(static_cast<unsigned>(S), array_bits)>(
+                       first, threads, cuda::std::make_index_sequence<num_in>{},
+                       cuda::std::make_index_sequence<num_out>{}),
+                   true)
+                : false) ||
+           ...);
+  }
+
+  /// Input `K` of the vector at flat element `i` (row coordinates `coord`, column `col` in elements):
+  /// with `Known`, the arrays in `Mask` are broadcast along the row and the others run along it.
+  template <bool Known, unsigned Mask, std::size_t K, class X>
+  EW_HD vector_row_value<in_t<K>, Vec> input(const X& x, std::uint32_t i, const std::uint32_t (&coord)[R],
+                                             std::uint32_t col) const {
+    vector_row_value<in_t<K>, Vec> r{};
+    if constexpr (is_gather_array_v<X>) {
+      std::uint32_t off = 0;
+      EW_DETAIL_UNROLL
+      for (int d = 0; d < R; ++d) {
+        if (d < p.last) off += coord[d] * x.map.stride[d];
+      }
+      if constexpr (Known && ((Mask >> K) & 1u) != 0) {
+        r.scalar = x.ptr[off];
+      } else if constexpr (Known) {
+        r.w = load_vector<Vec>(x.ptr + (x.flat ? i : off + col));
+      } else if (x.map.inner_stride == 0) {
+        const in_t<K> v = x.ptr[off];
+        EW_DETAIL_UNROLL
+        for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = v;
+      } else {
+        r.w = load_vector<Vec>(x.ptr + (x.flat ? i : off + col));
+      }
+    } else if constexpr (is_gather_affine_v<X>) {
+      std::int64_t first = static_cast<std::int64_t>(i), step = 1;
+      if (!x.flat) {
+        std::uint32_t off = 0;
+        EW_DETAIL_UNROLL
+        for (int d = 0; d < R; ++d) {
+          if (d < p.last) off += coord[d] * x.map.stride[d];
+        }
+        step = x.map.inner_stride;
+        first = static_cast<std::int64_t>(off) + static_cast<std::int64_t>(col) * step;
+      }
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = first + j * step;
+    } else {
+      r.w = x.template vector<Vec>(static_cast<std::size_t>(i));
+    }
+    return r;
+  }
+
+  /// Element `j` of input `K`'s value: the broadcast element where `Mask` says so.
+  template <bool Known, unsigned Mask, std::size_t K>
+  EW_HD static in_t<K> element(const vector_row_value<in_t<K>, Vec>& v, int j) {
+    if constexpr (Known && ((Mask >> K) & 1u) != 0) {
+      return v.scalar;
+    } else {
+      return v.w.elements.v[j];
+    }
+  }
+
+#pragma nv_exec_check_disable
+  template <bool Known, unsigned Mask, std::size_t... I, std::size_t... O>
+  EW_HD void body(std::uint32_t first, std::uint32_t threads, cuda::std::index_sequence<I...>,
+                  cuda::std::index_sequence<O...>) {
+    cuda::std::tuple<cuda::std::array<vector_row_value<in_t<I>, Vec>, Unroll>...> loaded;
+    EW_DETAIL_UNROLL
+    for (int u = 0; u < Unroll; ++u) {  // every load first
+      const std::uint32_t v = first + static_cast<std::uint32_t>(u) * threads;
+      if (v < p.vectors) {
+        std::uint32_t row, col;
+        p.row_vectors.divmod(v, row, col);
+        std::uint32_t coord[R] = {};
+        EW_DETAIL_UNROLL
+        for (int d = R - 1; d >= 1; --d) {
+          if (d < p.last) {
+            std::uint32_t next, c;
+            p.extent[d].divmod(row, next, c);
+            coord[d] = c;
+            row = next;
+          }
+        }
+        coord[0] = row;
+        const std::uint32_t i = v * static_cast<std::uint32_t>(Vec);
+        ((cuda::std::get<I>(loaded)[u] =
+              input<Known, Mask, I>(cuda::std::get<I>(ins), i, coord, col * static_cast<std::uint32_t>(Vec))),
+         ...);
+      }
+    }
+    EW_DETAIL_UNROLL
+    for (int u = 0; u < Unroll; ++u) {
+      const std::uint32_t v = first + static_cast<std::uint32_t>(u) * threads;
+      if (v < p.vectors) {
+        cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
+        EW_DETAIL_UNROLL
+        for (int j = 0; j < Vec; ++j) {
+          auto r = op(element<Known, Mask, I>(cuda::std::get<I>(loaded)[u], j)...);
+          ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
+        }
+        const std::size_t i = static_cast<std::size_t>(v) * Vec;
+        (store_vector<Vec>(cuda::std::get<O>(outs) + i, cuda::std::get<O>(results)), ...);
+      }
+    }
+  }
+};
+
+/// The vector-row kernel: block `blockIdx.x` of plan `p`, `Threads` a block, no loop. The
+/// programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why). Ops with side
+/// reductions do not take it (each block would add its partial sums to the targets: one vector a thread).
+#pragma nv_diagnostic push
+#pragma nv_diag_suppress 1407
+template <class Op, int Vec, int Unroll, int Threads, int R, class OutPtrs, class Ins>
+EW_KERNEL void __launch_bounds__(Threads)
+    vector_row_elementwise_kernel(Op op, vector_row_plan<R> p, launch_shape s, OutPtrs outs, Ins ins) {
+  NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
+                                   if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
+  vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins> t{op, outs, ins, p};
+  t.block(blockIdx.x, threadIdx.x, Threads);
+}
+#pragma nv_diagnostic pop
+
+}  // namespace detail
+}  // namespace ew
