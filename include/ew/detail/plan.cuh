@@ -147,18 +147,11 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   }
 
   /// Whether every array input of a gather launch runs along the rows from a whole vector at every row
-  /// (stride 1, its address and outer strides whole vectors) or is broadcast along them (stride 0).
+  /// (`takes_vectors` along the innermost dimension) or is broadcast along them (stride 0).
   bool rows_take_vectors() const {
     const int last = last_dimension(shape);
     for (int k = num_out; k < num_ops; ++k) {
-      if (ops[k].affine) continue;
-      const std::int64_t inner = shape.stride[k][last];
-      if (inner == 0) continue;
-      if (inner != 1 || ops[k].address % (ops[k].element_size * static_cast<std::uint64_t>(Vec)) != 0)
-        return false;
-      for (int d = 0; d < last; ++d) {
-        if (shape.stride[k][d] % Vec != 0) return false;
-      }
+      if (!ops[k].affine && shape.stride[k][last] != 0 && !takes_vectors(k, Vec, last)) return false;
     }
     return true;
   }
