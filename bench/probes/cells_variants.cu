@@ -17,8 +17,10 @@
 //   row kernel's or the gather path's launch, which change 23's vector-row kernel took over)
 //   gather     no row kernel (the gather path for every row length)
 //   novrow     no vector-row kernel: the row kernel and the gather path (ew's before change 23)
-//   vr128, vr128u2, vr256u2   vector rows in blocks of 128 threads of 1 and 2 vectors, 256 of 2 (ew's: 256
-//              of 1)
+//   vr256, vr128u2, vr256u2   vector rows in blocks of 256 threads of 1 vector, 128 of 2, 256 of 2 (ew's:
+//              128 of 1)
+//   vrone, vr256one   one vector-row kernel holding every set of broadcast arrays' body (ew's before change
+//              26), blocks of 128 and 256 (vr256one: change 23 as it landed)
 //   row256     row kernel blocks of 256 threads x 2 vectors (rows from 512 vectors)
 //   rowu4      row kernel threads with 4 vectors in flight, chunks of 2048 vectors (rows from 512)
 //   rowc512    row kernel chunks of 512 vectors
@@ -137,8 +139,10 @@ EW_ND_VARIANT(rc256, s.row_chunk_vectors = 256; s.vector_row_threads = 0)
 EW_ND_VARIANT(r256c512, s.row_block_threads = 256; s.row_chunk_vectors = 512; s.row_min_vectors = 512;
               s.vector_row_threads = 0)
 EW_ND_VARIANT(novrow, s.vector_row_threads = 0)
-EW_ND_VARIANT(vr128, s.vector_row_threads = 128)
-EW_ND_VARIANT(vr128u2, s.vector_row_threads = 128; s.vector_row_unroll = 2)
+EW_ND_VARIANT(vr256, s.vector_row_threads = 256)
+EW_ND_VARIANT(vrone, s.vector_row_kernel_per_set = false)
+EW_ND_VARIANT(vr256one, s.vector_row_threads = 256; s.vector_row_kernel_per_set = false)
+EW_ND_VARIANT(vr128u2, s.vector_row_unroll = 2)
 EW_ND_VARIANT(vr256u2, s.vector_row_threads = 256; s.vector_row_unroll = 2)
 
 using ew_cells::channel_norm;
@@ -335,7 +339,9 @@ EW_VARIANTS_TILES(tg64)
 EW_VARIANTS_ROWS(rc256)
 EW_VARIANTS_ROWS(r256c512)
 EW_VARIANTS_ROWS(novrow)
-EW_VARIANTS_ROWS(vr128)
+EW_VARIANTS_ROWS(vr256)
+EW_VARIANTS_ROWS(vrone)
+EW_VARIANTS_ROWS(vr256one)
 EW_VARIANTS_ROWS(vr128u2)
 EW_VARIANTS_ROWS(vr256u2)
 EW_VARIANTS_TRANSPOSE(f64, double, w64x128)

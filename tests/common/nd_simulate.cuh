@@ -35,6 +35,31 @@ inline void observe(const void* p, std::size_t bytes, bool is_store) {
   }
 }
 
+/// The vector-row launch of plan `vr`, thread by thread: with `Sets...`, the kernel compiled for the set of
+/// broadcast arrays `vr.broadcast` names (`nd_kernel_shapes::vector_row_kernel_per_set`), as the host picks
+/// it; without, the kernel that picks the body itself. False where no set matches.
+template <int Vec, int Unroll, class Op, int R, class OutPtrs, class Ins, std::size_t... Sets>
+bool simulate_vector_rows(const Op& op, const OutPtrs& outs, const Ins& ins,
+                          const ew::detail::vector_row_plan<R>& vr, std::uint32_t threads,
+                          cuda::std::index_sequence<Sets...>) {
+  auto run = [&](auto set) {
+    using thread_t = ew::detail::vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins, decltype(set)::value>;
+    for (std::uint32_t b = 0; b < vr.blocks; ++b) {
+      for (std::uint32_t t = 0; t < threads; ++t) thread_t{op, outs, ins, vr}.block(b, t, threads);
+    }
+  };
+  if constexpr (sizeof...(Sets) == 0) {
+    run(std::integral_constant<int, -1>{});
+    return true;
+  } else {
+    constexpr unsigned arrays = ew::detail::vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins>::array_bits;
+    return ((vr.broadcast == ew::detail::subset_of(static_cast<unsigned>(Sets), arrays)
+                 ? (run(std::integral_constant<int, static_cast<int>(Sets)>{}), true)
+                 : false) ||
+            ...);
+  }
+}
+
 /// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host; with
 /// `VecRows` x `VecCols` slots per work item on the N-dimensional kernel's vectorized path (ew's own by
 /// default) and the other kernels' shapes `S::value` (a `tuning::nd_kernel_shapes`; ew's own by default).
@@ -82,15 +107,20 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
       if (call.vector_rows) {  // the vector-row kernel
         const auto& vr = call.vector_row;
         const auto in_ops = call.gather_operands(ins);
-        using thread_t =
-            ew::detail::vector_row_thread<Op, vec, S::value.vector_row_unroll, R, decltype(outs_1d),
-                                          cuda::std::remove_const_t<decltype(in_ops)>>;
+        using ins_t = cuda::std::remove_const_t<decltype(in_ops)>;
+        constexpr int unroll = S::value.vector_row_unroll;
+        using thread_t = ew::detail::vector_row_thread<Op, vec, unroll, R, decltype(outs_1d), ins_t>;
         constexpr auto threads = static_cast<std::uint32_t>(S::value.vector_row_threads);
-        for (std::uint32_t b = 0; b < vr.blocks; ++b) {
-          for (std::uint32_t t = 0; t < threads; ++t) {
-            thread_t{op, outs_1d, in_ops, vr}.block(b, t, threads);
-          }
+        bool ran = false;
+        if constexpr (S::value.vector_row_kernel_per_set && thread_t::specialized) {
+          ran = simulate_vector_rows<vec, unroll>(
+              op, outs_1d, in_ops, vr, threads,
+              cuda::std::make_index_sequence<(1u << cuda::std::popcount(thread_t::array_bits))>{});
+        } else {
+          ran = simulate_vector_rows<vec, unroll>(op, outs_1d, in_ops, vr, threads,
+                                                  cuda::std::index_sequence<>{});
         }
+        if (!ran) return "vector_row: no kernel for broadcast " + std::to_string(vr.broadcast);
         return "vector_row row_vectors " + std::to_string(vr.row_vectors.divisor) + " blocks " +
                std::to_string(vr.blocks) + " broadcast " + std::to_string(vr.broadcast);
       }

@@ -481,7 +481,8 @@ namespace {
 
 /// Kernel shapes far from ew's: small tiles of few threads, two loads in flight, in groups of 3; short row
 /// chunks of odd blocks with three vectors in flight; rows from 8 vectors; three vectors a thread on the
-/// gather path; vector rows in blocks of 96 threads, three vectors each.
+/// gather path; vector rows in blocks of 96 threads, three vectors each, one kernel choosing the body for
+/// the set of broadcast arrays (ew's own: a kernel for each set).
 struct odd_shapes {
   static constexpr ew::tuning::nd_kernel_shapes value = [] {
     ew::tuning::nd_kernel_shapes s{};
@@ -492,6 +493,7 @@ struct odd_shapes {
     s.row_min_vectors = 8;
     s.vector_row_threads = 96;
     s.vector_row_unroll = 3;
+    s.vector_row_kernel_per_set = false;
     s.tile_side = 32;
     s.tile_block_threads = 96;
     s.tile_loads_in_flight = 2;

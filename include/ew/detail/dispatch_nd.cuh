@@ -50,6 +50,37 @@ struct policy_nd_shapes {
 /// to `e`, the index, constants and scalars. `UserPolicy`: a policy the call named, whose run-time launch
 /// policy replaces ew's on the devices it was measured on (as in the 1-D `dispatch`); ew's own policy
 /// leaves `tuning::policy_for_cc`'s.
+/// A vector-row launch: with `S...` (`nd_kernel_shapes::vector_row_kernel_per_set`), the kernel compiled
+/// for the set of broadcast arrays that `p.broadcast` names, one per set `S`; without, the kernel holding
+/// every set's body.
+template <class Op, int Vec, class Shapes, int R, class OutPtrs, class Ins, std::size_t... S>
+cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>& p, const Op& op,
+                               const OutPtrs& outs, const Ins& ins, cudaStream_t stream,
+                               cuda::std::index_sequence<S...>) {
+  constexpr int threads = Shapes::value.vector_row_threads;
+  const launch_shape shape{static_cast<std::size_t>(p.blocks), static_cast<std::size_t>(threads)};
+  if constexpr (sizeof...(S) == 0) {
+    constexpr auto kernel = &vector_row_elementwise_kernel<Op, Vec, Shapes::value.vector_row_unroll, threads,
+                                                           R, OutPtrs, Ins, -1>;
+    return launch_kernel<kernel>(args, p, shape, op, outs, ins, stream);
+  } else {
+    constexpr unsigned arrays =
+        gather_array_bits<Ins>(cuda::std::make_index_sequence<cuda::std::tuple_size<Ins>::value>{});
+    cudaError_t err = cudaSuccess;
+    const bool launched =
+        ((p.broadcast == subset_of(static_cast<unsigned>(S), arrays)
+              ? (err = launch_kernel<
+                     &vector_row_elementwise_kernel<Op, Vec, Shapes::value.vector_row_unroll, threads, R,
+                                                    OutPtrs, Ins, static_cast<int>(S)>>(args, p, shape, op,
+                                                                                        outs, ins, stream),
+                 true)
+              : false) ||
+         ...);
+    return launched ? err
+                    : fail(cudaErrorUnknown, "ew: internal error: no vector-row kernel for the plan's set");
+  }
+}
+
 template <class Policy, bool UserPolicy, int VecWidth, class Op, int R, class... Out, class... In>
 cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tuple<Out...>& outs,
                         const cuda::std::tuple<In...>& ins, cudaStream_t stream) {
@@ -103,15 +134,17 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
     if constexpr (vec > 1 && !has_side_reductions_v<Op> && shapes::value.vector_row_threads > 0) {
       if (call.vector_rows) {  // whole vectors a row, each input's along it or one element: no loop
         const auto gather_ins = call.gather_operands(ins);
-        constexpr int threads = shapes::value.vector_row_threads;
-        constexpr auto kernel =
-            &vector_row_elementwise_kernel<Op, vec, shapes::value.vector_row_unroll, threads, R,
-                                           decltype(outs_1d),
-                                           cuda::std::remove_const_t<decltype(gather_ins)>>;
-        return launch_kernel<kernel>(
-            args, call.vector_row,
-            launch_shape{static_cast<std::size_t>(call.vector_row.blocks), static_cast<std::size_t>(threads)},
-            op, outs_1d, gather_ins, stream);
+        using ins_t = cuda::std::remove_const_t<decltype(gather_ins)>;
+        using thread_t =
+            vector_row_thread<Op, vec, shapes::value.vector_row_unroll, R, decltype(outs_1d), ins_t>;
+        if constexpr (shapes::value.vector_row_kernel_per_set && thread_t::specialized) {
+          return launch_vector_rows<Op, vec, shapes, R>(
+              args, call.vector_row, op, outs_1d, gather_ins, stream,
+              cuda::std::make_index_sequence<(1u << cuda::std::popcount(thread_t::array_bits))>{});
+        } else {
+          return launch_vector_rows<Op, vec, shapes, R>(args, call.vector_row, op, outs_1d, gather_ins,
+                                                        stream, cuda::std::index_sequence<>{});
+        }
       }
     }
     if constexpr (vec > 1) {

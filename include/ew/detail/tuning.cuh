@@ -140,10 +140,16 @@ struct nd_kernel_shapes {
   /// over [2^16, 4096]) had 1 or 2 vectors a thread in blocks of 128 or 256 within 1% of each other and 4
   /// vectors 2 to 6% behind; change 23's variants (the kernel itself, the ten bias, column and per-channel
   /// cells in one run) had blocks of 128 at 0.997 to 1.021 of 256 (geometric mean 1.007), 2 vectors a
-  /// thread in blocks of 128 at 0.929 to 1.016 and in blocks of 256 at 0.915 to 1.009. Blocks of 256 are
-  /// what the GPU tests and the sanitizers ran; 128 is the next candidate, within one run's spread.
-  int vector_row_threads = 256;
+  /// thread in blocks of 128 at 0.929 to 1.016 and in blocks of 256 at 0.915 to 1.009; change 24's
+  /// (three runs) had blocks of 128 at 0.986 to 1.016 of 256, the bf16 bias [2^16, 4096] and per-channel
+  /// cells +1 to 1.5% in every run, and ncu had them faster in each of 10 pairs (docs/PERFORMANCE.md
+  /// change 26).
+  int vector_row_threads = 128;
   int vector_row_unroll = 1;
+  /// A vector-row kernel for each set of broadcast arrays (up to three arrays: 2^n kernels, the host picks
+  /// the launch's), instead of one kernel that holds every set's body and picks it in each thread: no
+  /// choice in the kernel, and each kernel's registers its own body's (change 26).
+  bool vector_row_kernel_per_set = true;
 
   /// Row launches (row_kernel.cuh: a gather launch whose rows hold whole vectors): 128 threads a block,
   /// two vectors in flight each, as the 1-D kernel for unary ops; a block takes up to `row_chunk_vectors`

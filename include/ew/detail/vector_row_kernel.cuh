@@ -88,8 +88,10 @@ struct vector_row_value {
 };
 
 /// What one thread of a vector-row launch does (`Vec` elements a vector, `Unroll` vectors); `Ins` a tuple
-/// of gather operands and uniform 1-D operands.
-template <class Op, int Vec, int Unroll, int R, class OutPtrs, class Ins>
+/// of gather operands and uniform 1-D operands. `Set` (`0 <= Set < 2^n` for `n` arrays): the body for the
+/// broadcast arrays `subset_of(Set, array_bits)` only, which `p.broadcast` must name; -1: every body, the
+/// one for `p.broadcast` chosen at run time.
+template <class Op, int Vec, int Unroll, int R, class OutPtrs, class Ins, int Set = -1>
 struct vector_row_thread {
   static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
   static constexpr std::size_t num_out = cuda::std::tuple_size<OutPtrs>::value;
@@ -114,21 +116,42 @@ struct vector_row_thread {
 #pragma nv_exec_check_disable
   EW_HD void block(std::uint32_t b, std::uint32_t thread, std::uint32_t threads) {
     const std::uint32_t first = b * threads * static_cast<std::uint32_t>(Unroll) + thread;
-    if constexpr (specialized) {
-      with_mask(first, threads, cuda::std::make_index_sequence<(1u << cuda::std::popcount(array_bits))>{});
+    // The coalesced rank as a constant where it is 2 or 3 (bias, column: 2; per-channel: 3): no coordinate
+    // arithmetic predicated on it.
+    if (p.last == 1) {
+      with_rank<1>(first, threads);
+    } else if (p.last == 2 && R >= 3) {
+      with_rank<(R >= 3 ? 2 : 1)>(first, threads);
     } else {
-      body<false, 0>(first, threads, cuda::std::make_index_sequence<num_in>{},
-                     cuda::std::make_index_sequence<num_out>{});
+      with_rank<0>(first, threads);
     }
   }
 
  private:
+  /// `Last`: the innermost dimension, or 0 for `p.last`.
+#pragma nv_exec_check_disable
+  template <int Last>
+  EW_HD void with_rank(std::uint32_t first, std::uint32_t threads) {
+    if constexpr (Set >= 0) {
+      static_assert(specialized && Set < (1 << cuda::std::popcount(array_bits)));
+      body<true, subset_of(static_cast<unsigned>(Set), array_bits), Last>(
+          first, threads, cuda::std::make_index_sequence<num_in>{},
+          cuda::std::make_index_sequence<num_out>{});
+    } else if constexpr (specialized) {
+      with_mask<Last>(first, threads,
+                      cuda::std::make_index_sequence<(1u << cuda::std::popcount(array_bits))>{});
+    } else {
+      body<false, 0, Last>(first, threads, cuda::std::make_index_sequence<num_in>{},
+                           cuda::std::make_index_sequence<num_out>{});
+    }
+  }
+
   /// `body<true, M>` for `M == p.broadcast` among the subsets `M` of the arrays (`S...` numbers them).
 #pragma nv_exec_check_disable
-  template <std::size_t... S>
+  template <int Last, std::size_t... S>
   EW_HD void with_mask(std::uint32_t first, std::uint32_t threads, cuda::std::index_sequence<S...>) {
     (void)(((p.broadcast == subset_of(static_cast<unsigned>(S), array_bits))
-                ? (body<true, subset_of(static_cast<unsigned>(S), array_bits)>(
+                ? (body<true, subset_of(static_cast<unsigned>(S), array_bits), Last>(
                        first, threads, cuda::std::make_index_sequence<num_in>{},
                        cuda::std::make_index_sequence<num_out>{}),
                    true)
@@ -138,7 +161,7 @@ struct vector_row_thread {
 
   /// Input `K` of the vector at flat element `i` (row coordinates `coord`, column `col` in elements):
   /// with `Known`, the arrays in `Mask` are broadcast along the row and the others run along it.
-  template <bool Known, unsigned Mask, std::size_t K, class X>
+  template <bool Known, unsigned Mask, int Last, std::size_t K, class X>
   EW_HD vector_row_value<in_t<K>, Vec> input(const X& x, std::uint32_t i, const std::uint32_t (&coord)[R],
                                              std::uint32_t col) const {
     vector_row_value<in_t<K>, Vec> r{};
@@ -146,7 +169,7 @@ struct vector_row_thread {
       std::uint32_t off = 0;
       EW_DETAIL_UNROLL
       for (int d = 0; d < R; ++d) {
-        if (d < p.last) off += coord[d] * x.map.stride[d];
+        if (d < (Last > 0 ? Last : p.last)) off += coord[d] * x.map.stride[d];
       }
       if constexpr (Known && ((Mask >> K) & 1u) != 0) {
         r.scalar = x.ptr[off];
@@ -165,7 +188,7 @@ struct vector_row_thread {
         std::uint32_t off = 0;
         EW_DETAIL_UNROLL
         for (int d = 0; d < R; ++d) {
-          if (d < p.last) off += coord[d] * x.map.stride[d];
+          if (d < (Last > 0 ? Last : p.last)) off += coord[d] * x.map.stride[d];
         }
         step = x.map.inner_stride;
         first = static_cast<std::int64_t>(off) + static_cast<std::int64_t>(col) * step;
@@ -189,7 +212,7 @@ struct vector_row_thread {
   }
 
 #pragma nv_exec_check_disable
-  template <bool Known, unsigned Mask, std::size_t... I, std::size_t... O>
+  template <bool Known, unsigned Mask, int Last, std::size_t... I, std::size_t... O>
   EW_HD void body(std::uint32_t first, std::uint32_t threads, cuda::std::index_sequence<I...>,
                   cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_row_value<in_t<I>, Vec>, Unroll>...> loaded;
@@ -202,7 +225,7 @@ struct vector_row_thread {
         std::uint32_t coord[R] = {};
         EW_DETAIL_UNROLL
         for (int d = R - 1; d >= 1; --d) {
-          if (d < p.last) {
+          if (d < (Last > 0 ? Last : p.last)) {
             std::uint32_t next, c;
             p.extent[d].divmod(row, next, c);
             coord[d] = c;
@@ -211,8 +234,8 @@ struct vector_row_thread {
         }
         coord[0] = row;
         const std::uint32_t i = v * static_cast<std::uint32_t>(Vec);
-        ((cuda::std::get<I>(loaded)[u] =
-              input<Known, Mask, I>(cuda::std::get<I>(ins), i, coord, col * static_cast<std::uint32_t>(Vec))),
+        ((cuda::std::get<I>(loaded)[u] = input<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord,
+                                                                     col * static_cast<std::uint32_t>(Vec))),
          ...);
       }
     }
@@ -233,17 +256,18 @@ struct vector_row_thread {
   }
 };
 
-/// The vector-row kernel: block `blockIdx.x` of plan `p`, `Threads` a block, no loop. The
-/// programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why). Ops with side
-/// reductions do not take it (each block would add its partial sums to the targets: one vector a thread).
+/// The vector-row kernel: block `blockIdx.x` of plan `p`, `Threads` a block, no loop; `Set` as in
+/// `vector_row_thread`. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why).
+/// Ops with side reductions do not take it (each block would add its partial sums to the targets: one
+/// vector a thread).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, int Unroll, int Threads, int R, class OutPtrs, class Ins>
+template <class Op, int Vec, int Unroll, int Threads, int R, class OutPtrs, class Ins, int Set>
 EW_KERNEL void __launch_bounds__(Threads)
     vector_row_elementwise_kernel(Op op, vector_row_plan<R> p, launch_shape s, OutPtrs outs, Ins ins) {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
-  vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins> t{op, outs, ins, p};
+  vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins, Set> t{op, outs, ins, p};
   t.block(blockIdx.x, threadIdx.x, Threads);
 }
 #pragma nv_diagnostic pop
