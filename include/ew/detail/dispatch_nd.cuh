@@ -45,11 +45,6 @@ struct policy_nd_shapes {
   static constexpr tuning::nd_kernel_shapes value = Policy::template entry<Op>().nd;
 };
 
-/// `ew::elementwise` over N-dimensional shape `e` with `Policy`'s entry for `Op` (policy.cuh): outputs
-/// `T*` (row-major of `e`) or views of exactly `e`; inputs pointers (row-major of `e`), views broadcastable
-/// to `e`, the index, constants and scalars. `UserPolicy`: a policy the call named, whose run-time launch
-/// policy replaces ew's on the devices it was measured on (as in the 1-D `dispatch`); ew's own policy
-/// leaves `tuning::policy_for_cc`'s.
 /// A vector-row launch: with `S...` (`nd_kernel_shapes::vector_row_kernel_per_set`), the kernel compiled
 /// for the set of broadcast arrays that `p.broadcast` names, one per set `S`; without, the kernel holding
 /// every set's body.
@@ -81,6 +76,11 @@ cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>
   }
 }
 
+/// `ew::elementwise` over N-dimensional shape `e` with `Policy`'s entry for `Op` (policy.cuh): outputs
+/// `T*` (row-major of `e`) or views of exactly `e`; inputs pointers (row-major of `e`), views broadcastable
+/// to `e`, the index, constants and scalars. `UserPolicy`: a policy the call named, whose run-time launch
+/// policy replaces ew's on the devices it was measured on (as in the 1-D `dispatch`); ew's own policy
+/// leaves `tuning::policy_for_cc`'s.
 template <class Policy, bool UserPolicy, int VecWidth, class Op, int R, class... Out, class... In>
 cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tuple<Out...>& outs,
                         const cuda::std::tuple<In...>& ins, cudaStream_t stream) {
