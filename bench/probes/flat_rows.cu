@@ -98,26 +98,10 @@ __global__ void __launch_bounds__(Threads)
 }
 
 template <class T>
-T from_f(float v) {
-  if constexpr (std::is_same_v<T, float>) {
-    return v;
-  } else {
-    return __float2bfloat16(v);
-  }
-}
-
-template <class T>
 void fill(std::vector<T>& h, std::mt19937& g) {
   std::uniform_real_distribution<float> d(-2.0f, 2.0f);
   for (auto& v : h) v = from_f<T>(d(g));
 }
-
-template <class T>
-struct device_buf {
-  T* p = nullptr;
-  explicit device_buf(std::size_t n) { CK(cudaMalloc(&p, n * sizeof(T))); }
-  ~device_buf() { cudaFree(p); }
-};
 
 template <cell K, class T>
 void run_cell(const char* name, std::int64_t rows, std::int64_t cols, std::int64_t channels) {

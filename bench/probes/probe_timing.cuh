@@ -1,14 +1,17 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// What the N-d probes (nd_shape.cu, nd_cols.cu) share: a checked CUDA call, and the median time of a
-// launch over 15 samples after 2 warm-ups, with the L2 flushed by a 512 MiB memset before each.
+// What the N-d probes (nd_shape.cu, nd_cols.cu, flat_rows.cu, vector_row_parts.cu) share: a checked CUDA
+// call, element conversion, a device array, and the median time of a launch over 15 samples after 2
+// warm-ups, with the L2 flushed by a 512 MiB memset before each.
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
+#include <cuda_bf16.h>
 #include <cuda_runtime.h>
 
 #include <ew/elementwise.cuh>
@@ -25,6 +28,24 @@
 namespace ewp {
 inline void* flush_buf = nullptr;
 inline constexpr std::size_t flush_bytes = std::size_t{512} << 20;
+
+/// `v` as a probe's element type (float or bf16).
+template <class T>
+T from_f(float v) {
+  if constexpr (std::is_same_v<T, float>) {
+    return v;
+  } else {
+    return __float2bfloat16(v);
+  }
+}
+
+/// A device array of `n` elements, freed with it.
+template <class T>
+struct device_buf {
+  T* p = nullptr;
+  explicit device_buf(std::size_t n) { CK(cudaMalloc(&p, n * sizeof(T))); }
+  ~device_buf() { cudaFree(p); }
+};
 
 template <class F>
 double time_us(F launch) {

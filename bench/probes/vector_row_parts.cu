@@ -125,22 +125,6 @@ struct vector_rows_of {
   }
 };
 
-template <class T>
-T from_f(float v) {
-  if constexpr (std::is_same_v<T, float>) {
-    return v;
-  } else {
-    return __float2bfloat16(v);
-  }
-}
-
-template <class T>
-struct device_buf {
-  T* p = nullptr;
-  explicit device_buf(std::size_t n) { CK(cudaMalloc(&p, n * sizeof(T))); }
-  ~device_buf() { cudaFree(p); }
-};
-
 template <cell K, class T>
 void run_cell(const char* name, std::int64_t rows, std::int64_t cols, std::int64_t channels) {
   constexpr int n = vec16<T>::n;
