@@ -19,6 +19,8 @@
 //   novrow     no vector-row kernel: the row kernel and the gather path (ew's before change 23)
 //   vr256, vr128u2, vr256u2   vector rows in blocks of 256 threads of 1 vector, 128 of 2, 256 of 2 (ew's:
 //              128 of 1)
+//   nosplit    rows that are not whole vectors on the 1-D kernel with gather operands (ew's before change
+//              27; also for the --shapes cells' add_nd)
 //   vrone, vr256one   one vector-row kernel holding every set of broadcast arrays' body (ew's before change
 //              26), blocks of 128 and 256 (vr256one: change 23 as it landed)
 //   row256     row kernel blocks of 256 threads x 2 vectors (rows from 512 vectors)
@@ -144,6 +146,7 @@ EW_ND_VARIANT(vrone, s.vector_row_kernel_per_set = false)
 EW_ND_VARIANT(vr256one, s.vector_row_threads = 256; s.vector_row_kernel_per_set = false)
 EW_ND_VARIANT(vr128u2, s.vector_row_unroll = 2)
 EW_ND_VARIANT(vr256u2, s.vector_row_threads = 256; s.vector_row_unroll = 2)
+EW_ND_VARIANT(nosplit, s.vector_row_split_min_cols = 0)
 
 using ew_cells::channel_norm;
 using ew_cells::copy_of;
@@ -177,6 +180,24 @@ template <class P, class T>
 int transpose(void* y, const void* x, std::int64_t R, std::int64_t C, cudaStream_t s) {
   const auto xt = ew::strided(static_cast<const T*>(x), ew::extents{C, R}, ew::strides{1, C});
   return ew::elementwise<P>(copy_of<T>{}, ew::extents{C, R}, static_cast<T*>(y), xt, s);
+}
+
+/// y = a + b over extents `e` of rank `R`, each a view (torch_cells.py's --shapes cells).
+template <class P, class T, int R>
+int add_nd(void* y, const void* a, const void* b, const std::int64_t* e, const std::int64_t* ys,
+           const std::int64_t* as, const std::int64_t* bs, cudaStream_t s) {
+  ew::extents<R> ex;
+  ew::strides<R> sy, sa, sb;
+  for (int d = 0; d < R; ++d) {
+    ex.v[d] = e[d];
+    sy.v[d] = ys[d];
+    sa.v[d] = as[d];
+    sb.v[d] = bs[d];
+  }
+  return ew::elementwise<P>(
+      ew::add<T>{}, ex, ew::out(ew::strided(static_cast<T*>(y), ex, sy)),
+      ew::in(ew::strided(static_cast<const T*>(a), ex, sa), ew::strided(static_cast<const T*>(b), ex, sb)),
+      s);
 }
 
 /// Probe 8's lean kernel, for the 1-D cells only (`lean`): what ew's 1-D kernel does for a launch of whole
@@ -344,6 +365,21 @@ EW_VARIANTS_ROWS(vrone)
 EW_VARIANTS_ROWS(vr256one)
 EW_VARIANTS_ROWS(vr128u2)
 EW_VARIANTS_ROWS(vr256u2)
+// The --shapes cells' y = a + b at ranks 2 and 4 (odd rows: the bias over [R, 1021], per-channel NCHW).
+#define EW_VARIANTS_ADD_ND(suffix, T, v)                                                        \
+  EW_VARIANT_API ew_cells_add_nd_##suffix##__##v(                                               \
+      void* y, const void* a, const void* b, std::int64_t rank, const std::int64_t* e,          \
+      const std::int64_t* ys, const std::int64_t* as, const std::int64_t* bs, cudaStream_t s) { \
+    if (rank == 2) return add_nd<nd_policy<v##_shapes>, T, 2>(y, a, b, e, ys, as, bs, s);       \
+    if (rank == 4) return add_nd<nd_policy<v##_shapes>, T, 4>(y, a, b, e, ys, as, bs, s);       \
+    return static_cast<int>(cudaErrorInvalidValue);                                             \
+  }
+EW_VARIANTS_ROWS(nosplit)
+EW_VARIANTS_ADD_ND(f32, float, nosplit)
+EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, nosplit)
+EW_VARIANTS_ADD_ND(f16, __half, nosplit)
+EW_VARIANTS_ADD_ND(u8, std::uint8_t, nosplit)
+EW_VARIANTS_ADD_ND(f64, double, nosplit)
 EW_VARIANTS_TRANSPOSE(f64, double, w64x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x32)

@@ -28,17 +28,20 @@ def main():
     ap.add_argument("--filter", required=True, help="regex on the cell names")
     ap.add_argument("--one-d", action="store_true")
     ap.add_argument("--permutes", action="store_true")
+    ap.add_argument("--shapes", action="store_true")
     ap.add_argument("--compile-mode", default=None, help="torch.compile's mode (torch_cells.py's option)")
     ap.add_argument("--repeat", type=int, default=2)
     ap.add_argument("--dump-inductor", help="directory to write inductor_kernels.py into")
     a = ap.parse_args()
     tc.torch = torch
+    tc.set_dtypes()
     if a.variant_lib:
         tc.VARIANTS = tuple(v for v in a.variants.split(",") if v)
         tc.VARIANT_LIB = tc.load_lib(a.variant_lib)
     lib = tc.load_lib(a.lib)
     stream = torch.cuda.current_stream().cuda_stream
-    spec_args = argparse.Namespace(quick=False, one_d=a.one_d, permutes=a.permutes, filter=a.filter)
+    spec_args = argparse.Namespace(quick=False, one_d=a.one_d, permutes=a.permutes, shapes=a.shapes,
+                                   filter=a.filter)
     for i, spec in enumerate(tc.cell_specs(spec_args)):
         torch._dynamo.reset()
         gen = torch.Generator(device=tc.DEV).manual_seed(tc.SEED + i)

@@ -12,7 +12,10 @@ x[R, C]^T at both shapes; 1-D relu over 32*256*56*56 and 2^26. --one-d adds the 
 clamp(-1, 1), scale_bias (1.5 x - 0.25) over f32, f16, bf16 at 2^20, 2^22, ..., 2^28. --permutes adds the
 u8 and f64 transposes and, over f32, bf16 and u8, the 4-D permutes y = x.permute(P).contiguous(): NCHW ->
 NHWC from [32, 256, 56, 56], NHWC -> NCHW from [32, 56, 56, 256], attention heads (0, 2, 1, 3) from
-[8, 2048, 16, 128]. --quick: a few of each.
+[8, 2048, 16, 128]. --shapes adds the same ops on other shapes (SHAPE_CELLS): y = x + b with b broadcast
+over odd extents (f32, f16, bf16, u8, f64), ranks 3 to 5, an odd per-channel NCHW and a one-element b, and
+y = relu(x) into pitched outputs (y the first columns of wider rows; the rest of each row must stay as
+poisoned) and from a sliced input. --quick: a few of each.
 
 eager: the natural one-liner into the preallocated y (torch.add(x, b, out=y), torch.mul(x - mean, inv_std,
 out=y) (two kernels), y.copy_(x.t()), torch.clamp_min(x, 0, out=y) for relu, torch.clamp; scale_bias the
@@ -49,13 +52,27 @@ import time
 
 ALPHA, BETA, LO, HI = 1.5, -0.25, -1.0, 1.0
 SEED = 20261202
-MANT = {"f32": 23, "f16": 10, "bf16": 7}  # stored significand bits
-EMIN = {"f32": -126, "f16": -14, "bf16": -126}  # smallest normal exponent
+MANT = {"f32": 23, "f16": 10, "bf16": 7, "f64": 52}  # stored significand bits
+EMIN = {"f32": -126, "f16": -14, "bf16": -126, "f64": -1022}  # smallest normal exponent
 SIZE = {"f32": 4, "f16": 2, "bf16": 2, "u8": 1, "f64": 8}
 # The 4-D permutes: x's shape and the permutation (y = x.permute(P).contiguous()).
 PERMUTES = {"nchw_to_nhwc": ((32, 256, 56, 56), (0, 2, 3, 1)), "nhwc_to_nchw": ((32, 56, 56, 256), (0, 3, 1, 2)),
             "heads_0213": ((8, 2048, 16, 128), (0, 2, 1, 3))}
 NCHW = (32, 256, 56, 56)
+# --shapes: issue 21's "same ops on other shapes". name: (types, launch extents, b's shape (y = x + b; None:
+# y = relu(x)), y's row pitch (None: contiguous), x's row pitch and column offset (None: contiguous)).
+F16_8_64 = ("f32", "f16", "bf16", "u8", "f64")
+SHAPE_CELLS = {
+    "odd_bias": (F16_8_64, (16411, 1021), (1021,), None, None),  # rows of no whole 16-byte vector
+    "batch_bias": (("f32", "bf16"), (32, 1024, 768), (32, 1, 768), None, None),  # rank 3
+    "odd_channel": (("f32", "bf16"), (32, 255, 55, 57), (1, 255, 1, 1), None, None),  # per-channel, odd H*W
+    "bcast4": (("f32", "bf16"), (32, 32, 64, 256), (32, 1, 64, 1), None, None),  # rank 4 after coalescing
+    "bcast5": (("f32", "bf16"), (8, 16, 16, 64, 128), (1, 16, 1, 64, 1), None, None),  # rank 5
+    "scalar_add": (("f32", "bf16"), (1 << 14, 1000), (1, 1), None, None),  # a one-element array
+    "pitched_relu": (("f32", "bf16"), (1 << 14, 1000), None, 1024, None),  # y: columns of a [R, 1024]
+    "pitched_relu_odd": (("f32", "bf16"), (16411, 1021), None, 1031, None),
+    "sliced_relu": (("f32", "bf16"), (1 << 14, 1000), None, None, (1024, 16)),  # x = w[:, 16:1016]
+}
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DEV = "cuda"
 torch = None  # imported in main(), so that the script runs (and skips) without it
@@ -89,6 +106,8 @@ def cell_specs(a):
                 ("channel_norm", "f32", NCHW), ("transpose", "bf16", (1 << 14, 1000)),
                 ("relu", "bf16", (1 << 26,))}
         specs = [s for s in specs if s[1:] in keep]
+    if a.shapes:
+        specs += [("shapes", k, t, v[1]) for k, v in SHAPE_CELLS.items() for t in v[0]]
     if a.one_d:
         sizes = (1 << 20, 1 << 24) if a.quick else tuple(1 << e for e in range(20, 29, 2))
         for t in ("f32", "bf16") if a.quick else ("f32", "f16", "bf16"):
@@ -110,7 +129,8 @@ def ulp(w64, t):
     return torch.exp2((e - MANT[t]).to(torch.float64))
 
 
-Impl = collections.namedtuple("Impl", "fn nbytes want tol")  # want, tol: the check (tol None: exact)
+# want, tol: the check (tol None: exact); out: the tensor it writes (None: the cell's y)
+Impl = collections.namedtuple("Impl", "fn nbytes want tol out", defaults=(None,))
 
 
 def ew_call(lib, fname, *args):
@@ -123,18 +143,89 @@ def ew_call(lib, fname, *args):
     return call
 
 
-def build_cell(spec, lib, stream, gen, mode):
-    """Inputs, output, references and the implementations of one cell."""
-    group, op, t, shape = spec
-    dt = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "u8": torch.uint8,
-          "f64": torch.float64}[t]
+DTYPE = None  # type name -> torch dtype (set_dtypes, once torch is imported)
 
+
+def set_dtypes():
+    global DTYPE
+    DTYPE = {"f32": torch.float32, "f16": torch.float16, "bf16": torch.bfloat16, "u8": torch.uint8,
+             "f64": torch.float64}
+
+
+def random_of(gen, dt):
     def rnd(*s):  # |v| in [1/16, 4), random sign: never zero (u8: 1 to 255)
         if dt == torch.uint8:
             return torch.randint(1, 256, s, generator=gen, device=DEV, dtype=torch.uint8)
         mag = 0.0625 + torch.rand(s, generator=gen, device=DEV) * 3.9375
         return torch.where(torch.rand(s, generator=gen, device=DEV) < 0.5, -mag, mag).to(dt)
+    return rnd
 
+
+def i64s(v):
+    return (ctypes.c_int64 * len(v))(*v)
+
+
+def build_shape_cell(spec, lib, stream, gen, mode):
+    """A --shapes cell: y = x + b (b broadcast) or y = relu(x), y and x views with the cell's pitches."""
+    _, op, t, shape = spec
+    dt, (_, _, b_shape, y_pitch, x_slice) = DTYPE[t], SHAPE_CELLS[op]
+    rnd = random_of(gen, dt)
+    if x_slice:  # x: columns [off, off + C) of a [R, pitch] array
+        pitch, off = x_slice
+        x = rnd(shape[0], pitch)[:, off:off + shape[1]]
+    else:
+        x = rnd(*shape)
+    y_store = None
+    if y_pitch:  # y: the first C columns of a [R, pitch] array; the rest must stay as poisoned
+        y_store = torch.empty((shape[0], y_pitch), dtype=dt, device=DEV)
+        y = y_store[:, :shape[1]]
+    else:
+        y = torch.empty(shape, dtype=dt, device=DEV)
+    n, rank = x.numel(), len(shape)
+    if b_shape:
+        b = rnd(*b_shape)
+        ins, src, extra = (x, b), f_add, b.numel()
+        if dt == torch.uint8:  # wraps modulo 256, as ew's and PyTorch's add
+            want = ((x.to(torch.int32) + b.to(torch.int32)) % 256).to(dt)
+        else:
+            want = (x.double() + b.double()).to(dt)
+        tol = None if dt == torch.uint8 else ulp(want.double(), t)
+        views = (x, b.expand(shape))
+        fname = "add_nd"
+    else:
+        ins, src, extra, want, tol = (x,), f_relu, 0, torch.clamp_min(x, 0.0), None
+        views, fname = (x,), "relu_nd"
+    src_value = (lambda a, b: a + b) if b_shape else (lambda a: torch.clamp_min(a, 0.0))
+    keep = [i64s(shape), i64s(y.stride())] + [i64s(v.stride()) for v in views]  # alive while the cell is
+    ew = ew_call(lib, f"ew_cells_{fname}_{t}", y.data_ptr(), *[v.data_ptr() for v in ins], rank, *keep, stream)
+    nbytes = (2 * n + extra) * SIZE[t]
+    # Dynamo refuses an `out=` that is not contiguous: compiled, a pitched y is written by copy_ (Inductor
+    # makes it one kernel storing into y's rows); eager keeps `out=` (TensorIterator writes the view).
+    traced = src if y.is_contiguous() else (lambda y, *a: y.copy_(src_value(*a)))
+    compiled = torch.compile(traced, fullgraph=True, dynamic=False, mode=mode)
+    want = want.contiguous()
+    impls = {"eager": Impl(lambda: src(y, *ins), nbytes, want, tol),
+             "compile": Impl(lambda: compiled(y, *ins), nbytes, want, tol), "ew": Impl(ew, nbytes, want, tol)}
+    # ew's 1-D relu over as many elements, contiguous: issue 21's bar for broadcasts, pitched and sliced views
+    xc, yc = x.contiguous(), torch.empty(n, dtype=dt, device=DEV)
+    call = ew_call(lib, f"ew_cells_relu_{t}", yc.data_ptr(), xc.data_ptr(), n, stream)
+    impls["ew_1d_relu"] = Impl(call, 2 * n * SIZE[t], torch.clamp_min(xc, 0.0).reshape(-1), None, yc)
+    for v in VARIANTS:  # the same ew call under other launch policies (--variant-lib)
+        if getattr(VARIANT_LIB, f"ew_cells_{fname}_{t}__{v}", None) is not None:
+            impls["ew." + v] = Impl(ew_call(VARIANT_LIB, f"ew_cells_{fname}_{t}__{v}", y.data_ptr(),
+                                            *[a.data_ptr() for a in ins], rank, *keep, stream), nbytes, want, tol)
+    keep += [x, xc, yc]  # the 1-D reference's arrays too (its call holds only their addresses)
+    return {"y": y, "y_store": y_store, "keep": keep, "impls": impls, "ref": "relu", "elements": n,
+            "bytes": nbytes}
+
+
+def build_cell(spec, lib, stream, gen, mode):
+    """Inputs, output, references and the implementations of one cell."""
+    group, op, t, shape = spec
+    if group == "shapes":
+        return build_shape_cell(spec, lib, stream, gen, mode)
+    dt = DTYPE[t]
+    rnd = random_of(gen, dt)
     x = rnd(*shape)
     n, x64, eager_fn = x.numel(), x.double(), None
     perm = PERMUTES[op][1] if group == "permute" else None
@@ -206,12 +297,19 @@ def mismatch(got, want, tol):
 def check(cell, when):
     errors = []
     for name, imp in cell["impls"].items():
-        cell["y"].fill_(float("nan") if cell["y"].is_floating_point() else 0)  # 0: no u8 input is
+        out = cell["y"] if imp.out is None else imp.out
+        store = cell.get("y_store") if imp.out is None else None  # a pitched y's whole rows
+        for v in (out,) if store is None else (store,):
+            v.fill_(float("nan") if v.is_floating_point() else 0)  # 0: no u8 input is
         imp.fn()
         torch.cuda.synchronize()
-        err = mismatch(cell["y"], imp.want, imp.tol)
+        err = mismatch(out, imp.want, imp.tol)
         if err:
             errors.append(f"{name} {when}: {err}")
+        if store is not None:  # nothing written outside y's columns
+            pad = store[:, out.shape[1]:]
+            if not torch.isnan(pad).all().item():
+                errors.append(f"{name} {when}: wrote into the row padding outside y")
     return errors
 
 
@@ -271,10 +369,11 @@ VARIANT_LIB, VARIANTS = None, ()
 
 def load_lib(path):
     lib = ctypes.CDLL(path)
-    P, I, F = ctypes.c_void_p, ctypes.c_int64, ctypes.c_float
+    P, I, F, A = ctypes.c_void_p, ctypes.c_int64, ctypes.c_float, ctypes.POINTER(ctypes.c_int64)
     sig = {"bias_add": [P, P, P, I, I], "col_mul": [P, P, P, I, I], "channel_norm": [P, P, P, P, I, I, I, I],
            "transpose": [P, P, I, I], "permute4": [P, P] + [I] * 8, "copy": [P, P, I], "relu": [P, P, I], "add": [P, P, P, I],
-           "clamp": [P, P, I, F, F], "scale_bias": [P, P, I, F, F]}
+           "clamp": [P, P, I, F, F], "scale_bias": [P, P, I, F, F], "add_nd": [P, P, P, I, A, A, A, A],
+           "relu_nd": [P, P, I, A, A, A]}
     for op, types in sig.items():
         for t in SIZE:
             for v in ("",) + tuple("__" + v for v in VARIANTS):
@@ -392,6 +491,9 @@ def main():
     ap.add_argument("--one-d", action="store_true", help="add the 60 1-D cells of issue 21")
     ap.add_argument("--permutes", action="store_true",
                     help="add the u8 and f64 transposes and the 4-D permutes (NCHW <-> NHWC, heads)")
+    ap.add_argument("--shapes", action="store_true",
+                    help="add the other shapes: odd extents, ranks 3 to 5, 16-bit, u8 and f64, a scalar "
+                    "broadcast, pitched outputs and sliced inputs (SHAPE_CELLS)")
     ap.add_argument("--quick", action="store_true", help="a few cells of each kind")
     ap.add_argument("--filter", help="regex on the cell names (e.g. 'bias_add/bf16')")
     ap.add_argument("--variant-lib", help="a library of the same cells under other policies "
@@ -406,6 +508,7 @@ def main():
         print(f"torch_cells: no PyTorch here ({e}): skipped")
         return 0
     torch = _torch
+    set_dtypes()
     if not torch.cuda.is_available():
         print("torch_cells: no CUDA device: skipped")
         return 0

@@ -17,6 +17,10 @@
 //                                                    row-major (NCHW -> NHWC is P = {0, 2, 3, 1})
 //   copy_T(y, x, n), relu_T(y, x, n)             1-D references over n elements
 //   add_T(y, a, b, n), clamp_T(y, x, n, lo, hi), scale_bias_T(y, x, n, alpha, beta)   1-D cells
+//   add_nd_T(y, a, b, rank, e, ys, as, bs)       y = a + b over extents e[rank], each a view with its own
+//                                                strides (elements; 0 broadcasts): odd extents, ranks 2 to
+//                                                5, scalar broadcasts (the torch cells' --shapes)
+//   relu_nd_T(y, x, rank, e, ys, xs)             y = relu(x), each a view: pitched outputs, sliced inputs
 
 #include <cstdint>
 
@@ -90,6 +94,38 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
                          ew::in(static_cast<const T*>(a), static_cast<const T*>(b)), s);
 }
 
+// The views of the *_nd cells: rank R of the run-time rank's arrays (strides in elements).
+template <int R>
+ew::extents<R> extents_of(const std::int64_t* e) {
+  ew::extents<R> x;
+  for (int d = 0; d < R; ++d) x.v[d] = e[d];
+  return x;
+}
+template <int R>
+ew::strides<R> strides_of(const std::int64_t* s) {
+  ew::strides<R> x;
+  for (int d = 0; d < R; ++d) x.v[d] = s[d];
+  return x;
+}
+
+template <class T, int R>
+int add_nd(void* y, const void* a, const void* b, const std::int64_t* e, const std::int64_t* ys,
+           const std::int64_t* as, const std::int64_t* bs, cudaStream_t s) {
+  const auto ex = extents_of<R>(e);
+  return ew::elementwise(ew::add<T>{}, ex, ew::out(ew::strided(static_cast<T*>(y), ex, strides_of<R>(ys))),
+                         ew::in(ew::strided(static_cast<const T*>(a), ex, strides_of<R>(as)),
+                                ew::strided(static_cast<const T*>(b), ex, strides_of<R>(bs))),
+                         s);
+}
+
+template <class T, int R>
+int relu_nd(void* y, const void* x, const std::int64_t* e, const std::int64_t* ys, const std::int64_t* xs,
+            cudaStream_t s) {
+  const auto ex = extents_of<R>(e);
+  return ew::elementwise(ew::relu<T>{}, ex, ew::out(ew::strided(static_cast<T*>(y), ex, strides_of<R>(ys))),
+                         ew::in(ew::strided(static_cast<const T*>(x), ex, strides_of<R>(xs))), s);
+}
+
 }  // namespace
 
 #define EW_CELLS_API extern "C" __attribute__((visibility("default"))) int
@@ -111,6 +147,12 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
                                             cudaStream_t s) {                                                \
     using C = ew::compute_t<T>;                                                                              \
     return unary<T>(ew::scale_bias<T>{static_cast<C>(alpha), static_cast<C>(beta)}, y, x, n, s);             \
+  }
+
+// The 1-D relu alone (the reference of the u8 and f64 --shapes cells).
+#define EW_CELLS_RELU(suffix, T)                                                                \
+  EW_CELLS_API ew_cells_relu_##suffix(void* y, const void* x, std::int64_t n, cudaStream_t s) { \
+    return unary<T>(ew::relu<T>{}, y, x, n, s);                                                 \
   }
 
 // The copies of every type: the 1-D reference, the transpose and the 4-D permutes.
@@ -144,6 +186,24 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
     return channel_norm_nchw<T>(y, x, mean, inv_std, N, C, H, W, s);                                         \
   }
 
+// The --shapes cells: y = a + b over ranks 2 to 5 (f32 and bf16) or rank 2 (the other types), and the
+// pitched and sliced relu over rank 2 (ew itself coalesces; each rank is its own instantiation, as a user's).
+#define EW_CELLS_ADD_ND(suffix, T, ...)                                                                   \
+  EW_CELLS_API ew_cells_add_nd_##suffix(void* y, const void* a, const void* b, std::int64_t rank,         \
+                                        const std::int64_t* e, const std::int64_t* ys,                    \
+                                        const std::int64_t* as, const std::int64_t* bs, cudaStream_t s) { \
+    switch (rank) { __VA_ARGS__ }                                                                         \
+    return static_cast<int>(cudaErrorInvalidValue);                                                       \
+  }
+#define EW_CELLS_ADD_RANK(T, R) \
+  case R:                       \
+    return add_nd<T, R>(y, a, b, e, ys, as, bs, s);
+#define EW_CELLS_RELU_ND(suffix, T)                                                                        \
+  EW_CELLS_API ew_cells_relu_nd_##suffix(void* y, const void* x, std::int64_t rank, const std::int64_t* e, \
+                                         const std::int64_t* ys, const std::int64_t* xs, cudaStream_t s) { \
+    return rank == 2 ? relu_nd<T, 2>(y, x, e, ys, xs, s) : static_cast<int>(cudaErrorInvalidValue);        \
+  }
+
 EW_CELLS_1D(f32, float)
 EW_CELLS_1D(f16, __half)
 EW_CELLS_1D(bf16, __nv_bfloat16)
@@ -154,6 +214,19 @@ EW_CELLS_COPIES(u8, std::uint8_t)
 EW_CELLS_COPIES(f64, double)
 EW_CELLS_ND(f32, float)
 EW_CELLS_ND(bf16, __nv_bfloat16)
+EW_CELLS_ADD_ND(f32, float,
+                EW_CELLS_ADD_RANK(float, 2) EW_CELLS_ADD_RANK(float, 3) EW_CELLS_ADD_RANK(float, 4)
+                    EW_CELLS_ADD_RANK(float, 5))
+EW_CELLS_ADD_ND(bf16, __nv_bfloat16,
+                EW_CELLS_ADD_RANK(__nv_bfloat16, 2) EW_CELLS_ADD_RANK(__nv_bfloat16, 3)
+                    EW_CELLS_ADD_RANK(__nv_bfloat16, 4) EW_CELLS_ADD_RANK(__nv_bfloat16, 5))
+EW_CELLS_ADD_ND(f16, __half, EW_CELLS_ADD_RANK(__half, 2))
+EW_CELLS_ADD_ND(u8, std::uint8_t, EW_CELLS_ADD_RANK(std::uint8_t, 2))
+EW_CELLS_ADD_ND(f64, double, EW_CELLS_ADD_RANK(double, 2))
+EW_CELLS_RELU_ND(f32, float)
+EW_CELLS_RELU_ND(bf16, __nv_bfloat16)
+EW_CELLS_RELU(u8, std::uint8_t)
+EW_CELLS_RELU(f64, double)
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).
 extern "C" __attribute__((visibility("default"))) const char* ew_cells_last_error() {

@@ -12,6 +12,7 @@
 #include <map>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "catch.hpp"
@@ -37,15 +38,24 @@ inline void observe(const void* p, std::size_t bytes, bool is_store) {
 
 /// The vector-row launch of plan `vr`, thread by thread: with `Sets...`, the kernel compiled for the set of
 /// broadcast arrays `vr.broadcast` names (`nd_kernel_shapes::vector_row_kernel_per_set`), as the host picks
-/// it; without, the kernel that picks the body itself. False where no set matches.
+/// it; without, the kernel that picks the body itself. Rows that are not whole vectors (`vr.split`) take
+/// the `Split` kernels, as on the GPU. False where no set matches.
 template <int Vec, int Unroll, class Op, int R, class OutPtrs, class Ins, std::size_t... Sets>
 bool simulate_vector_rows(const Op& op, const OutPtrs& outs, const Ins& ins,
                           const ew::detail::vector_row_plan<R>& vr, std::uint32_t threads,
                           cuda::std::index_sequence<Sets...>) {
   auto run = [&](auto set) {
-    using thread_t = ew::detail::vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins, decltype(set)::value>;
-    for (std::uint32_t b = 0; b < vr.blocks; ++b) {
-      for (std::uint32_t t = 0; t < threads; ++t) thread_t{op, outs, ins, vr}.block(b, t, threads);
+    auto grid = [&](auto split) {
+      using thread_t = ew::detail::vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins, decltype(set)::value,
+                                                     decltype(split)::value>;
+      for (std::uint32_t b = 0; b < vr.blocks; ++b) {
+        for (std::uint32_t t = 0; t < threads; ++t) thread_t{op, outs, ins, vr}.block(b, t, threads);
+      }
+    };
+    if (vr.split) {
+      grid(std::true_type{});
+    } else {
+      grid(std::false_type{});
     }
   };
   if constexpr (sizeof...(Sets) == 0) {
@@ -121,8 +131,9 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
                                                   cuda::std::index_sequence<>{});
         }
         if (!ran) return "vector_row: no kernel for broadcast " + std::to_string(vr.broadcast);
-        return "vector_row row_vectors " + std::to_string(vr.row_vectors.divisor) + " blocks " +
-               std::to_string(vr.blocks) + " broadcast " + std::to_string(vr.broadcast);
+        return std::string(vr.split ? "vector_row split" : "vector_row") + " row_vectors " +
+               std::to_string(vr.row_vectors.divisor) + " blocks " + std::to_string(vr.blocks) +
+               " broadcast " + std::to_string(vr.broadcast);
       }
     }
     if constexpr (vec > 1) {

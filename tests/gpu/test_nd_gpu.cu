@@ -14,6 +14,7 @@
 #include <functional>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_bf16.h>
@@ -249,6 +250,62 @@ TEST_CASE("a graph replay reads the value an ew::scalar holds then", "[nd][graph
         wrong += !same_bits(hy2[static_cast<std::size_t>(r * cols + c)],
                             hx[static_cast<std::size_t>(r * (cols + 7) + c)] * v);
     CHECK(wrong == 0);
+  }
+}
+
+namespace {
+
+/// `y[r, c] = x[r, c] + b[c]` over [R, C] on the GPU, `x` (laid out as `y`) `x_off` and `b` `b_off`
+/// elements past an allocation's start; the elements that differ from the host's `ew::add` (random bits,
+/// u8 too).
+template <class T>
+std::size_t bias_rows_case(std::int64_t R, std::int64_t C, std::size_t x_off, std::size_t b_off,
+                           std::mt19937_64& rng, cudaStream_t stream) {
+  auto fill = [&](std::size_t n) {
+    std::vector<T> v(n);
+    if constexpr (std::is_integral_v<T>) {
+      for (auto& e : v) e = static_cast<T>(rng() & 0xffu);
+    } else {
+      v = random_values<T>(static_cast<std::int64_t>(n), rng);
+    }
+    return v;
+  };
+  const auto hx = fill(static_cast<std::size_t>(R * C)), hb = fill(static_cast<std::size_t>(C));
+  device_array<T> x(hx.size(), x_off), b(hb.size(), b_off), y(hx.size());
+  x.upload(hx);
+  b.upload(hb);
+  y.poison();
+  const auto bias = ew::strided(static_cast<const T*>(b.data()), ew::extents{C}, ew::strides{1});
+  EW_REQUIRE_CUDA(ew::elementwise(ew::add<T>{}, ew::extents{R, C}, y.data(),
+                                  ew::in(static_cast<const T*>(x.data()), bias), stream));
+  EW_REQUIRE_CUDA(cudaStreamSynchronize(stream));
+  const auto hy = y.download();
+  std::size_t wrong = 0;
+  for (std::int64_t i = 0; i < R * C; ++i) {
+    const auto k = static_cast<std::size_t>(i);
+    wrong += !same_bits(hy[k], ew::add<T>{}(hx[k], hb[static_cast<std::size_t>(i % C)]));
+  }
+  return wrong;
+}
+
+}  // namespace
+
+TEST_CASE("rows that are not whole vectors: inputs at every alignment, vectors across rows, a short last one",
+          "[nd]") {
+  // Rows from ew::tuning::nd_kernel_shapes::vector_row_split_min_cols elements take the vector-row
+  // kernel's Split form: `b`'s vectors start anywhere in a 16-byte word (two words shifted together, or
+  // element by element at a row's ends), so do `x`'s when it is off a vector, and R * C is not whole vectors.
+  owned_stream stream;
+  std::mt19937_64 rng(base_seed() + 21);
+  for (const std::size_t x_off : {0, 1}) {
+    for (const std::size_t b_off : {0, 1, 3}) {
+      INFO("x_off " << x_off << " b_off " << b_off);
+      CHECK(bias_rows_case<std::uint8_t>(37, 1021, x_off, b_off, rng, stream.get()) == 0);
+      CHECK(bias_rows_case<__nv_bfloat16>(29, 1021, x_off, b_off, rng, stream.get()) == 0);
+      CHECK(bias_rows_case<__half>(7, 263, x_off, b_off, rng, stream.get()) == 0);
+      CHECK(bias_rows_case<float>(31, 3135, x_off, b_off, rng, stream.get()) == 0);
+      CHECK(bias_rows_case<double>(13, 777, x_off, b_off, rng, stream.get()) == 0);
+    }
   }
 }
 

@@ -328,16 +328,18 @@ struct row_op {
   }
 };
 
-/// `y[n, c, x] = row_op(a[n, c, x], b[x], s[c], index)` over [n, c, x], the output at `out_off` and `b` at
-/// `b_off`; returns the path the launch took; the kernels' shapes `S::value` (ew's own by default).
+/// `y[n, c, x] = row_op(a[n, c, x], b[x], s[c], index)` over [n, c, x], the output at `out_off`, `b` at
+/// `b_off` and `a` at `a_off`; returns the path the launch took; the kernels' shapes `S::value` (ew's own by
+/// default).
 template <class T, class S = ew::tuning::default_nd_shapes_t>
 std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_t out_off, std::uint64_t seed,
-                     std::int64_t b_off = 0) {
+                     std::int64_t b_off = 0, std::int64_t a_off = 0) {
   const std::int64_t total = n * c * x;
-  buffer<T> a(total + 8), b_buf(x + b_off + 8), s(c + 8), y(total + out_off + 8);
+  buffer<T> a_buf(total + a_off + 8), b_buf(x + b_off + 8), s(c + 8), y(total + out_off + 8);
+  T* const a = a_buf.base + a_off;
   T* const b = b_buf.base + b_off;
   std::mt19937_64 rng(seed);
-  fill_random(a.base, total + 8, rng);
+  fill_random(a, total + 8, rng);
   fill_random(b_buf.base, x + b_off + 8, rng);
   fill_random(s.base, c + 8, rng);
   std::memset(static_cast<void*>(y.base), ew_test::poison_byte,
@@ -350,7 +352,7 @@ std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_
                                     ew::tuning::default_nd_shapes.strided.vector_cols, S>(
       row_op<T>{}, e, cuda::std::make_tuple(y.base + out_off),
       cuda::std::make_tuple(
-          static_cast<const T*>(a.base), ew::strided(static_cast<const T*>(b), e, ew::strides{0, 0, 1}),
+          static_cast<const T*>(a), ew::strided(static_cast<const T*>(b), e, ew::strides{0, 0, 1}),
           ew::strided(static_cast<const T*>(s.base), e, ew::strides{0, 1, 0}), ew::index()));
   ew::detail::host_access_observer = nullptr;
   current_log = nullptr;
@@ -358,7 +360,7 @@ std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_
                 << path);
   std::size_t wrong = 0;
   for (std::int64_t i = 0; i < total; ++i) {
-    const T want = row_op<T>{}(a.base[i], b[i % x], s.base[(i / x) % c], i);
+    const T want = row_op<T>{}(a[i], b[i % x], s.base[(i / x) % c], i);
     if (!ew_test::same_bits(y.base[out_off + i], want)) ++wrong;
   }
   std::size_t twice = 0;
@@ -400,9 +402,9 @@ TEST_CASE("row kernel body on the host: rows of whole vectors, chunks, and the g
   // `b` one element off a vector: the row kernel with ew's shapes too (the vector-row kernel needs every
   // input's rows to start at whole vectors).
   CHECK(row_case<float>(2, 3, 1024, 0, ++seed, 1).rfind("row", 0) == 0);
-  // A misaligned output, a row that is not whole vectors, rows too short: the gather path.
+  // A misaligned output, a short row that is not whole vectors, rows too short: the gather path.
   CHECK(row_case<float>(2, 3, 1024, 1, ++seed).rfind("gather", 0) == 0);
-  CHECK(row_case<float>(2, 3, 1026, 0, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float>(2, 3, 250, 0, ++seed).rfind("gather", 0) == 0);
   CHECK(row_case<float, no_vector_rows>(4, 3, 1020, 0, ++seed).rfind("gather", 0) == 0);
   CHECK(row_case<float>(4, 3, 1020, 0, ++seed, 1).rfind("gather", 0) == 0);
 }
@@ -425,6 +427,35 @@ TEST_CASE("vector-row kernel body on the host: whole-vector rows of any length, 
   CHECK(row_case<double>(5, 3, 2, 0, ++seed).rfind("vector_row", 0) == 0);
   // The output 16 bytes on (aligned): still the vector-row kernel.
   CHECK(row_case<float>(2, 3, 1024, 4, ++seed).rfind("vector_row", 0) == 0);
+}
+
+TEST_CASE("vector-row kernel body on the host: rows that are not whole vectors (Split)", "[nd][tile]") {
+  std::uint64_t seed = ew_test::base_seed() + 14;
+  // Rows from `vector_row_split_min_cols` elements that are not whole vectors: vectors that end in the next
+  // row, a last vector short of a whole one (n * c * x not a multiple of the width), `b` along the rows
+  // at every alignment (one element off a vector, and not: each row's vectors start where the row does),
+  // `s` broadcast, the index; ranks 3 and 2 after coalescing.
+  static_assert(ew::tuning::default_nd_shapes.vector_row_split_min_cols == 256);
+  for (const std::int64_t b_off : {0, 1}) {
+    for (const std::int64_t x : {257, 1021, 1026, 3135}) {
+      const std::string path = row_case<float>(3, 5, x, 0, ++seed, b_off);
+      INFO(path);
+      CHECK(path.rfind("vector_row split", 0) == 0);
+      CHECK(path.find(" broadcast 4") != std::string::npos);
+    }
+    CHECK(row_case<__nv_bfloat16>(3, 5, 1021, 0, ++seed, b_off).rfind("vector_row split", 0) == 0);
+    CHECK(row_case<__nv_bfloat16>(2, 7, 3135, 0, ++seed, b_off).rfind("vector_row split", 0) == 0);
+    CHECK(row_case<__half>(1, 3, 263, 0, ++seed, b_off).rfind("vector_row split", 0) == 0);
+    CHECK(row_case<double>(3, 1, 1001, 0, ++seed, b_off).rfind("vector_row split", 0) == 0);
+  }
+  // `a` (laid out as the output) off a vector: its vectors from two whole ones, element by element at its
+  // ends.
+  CHECK(row_case<float>(3, 5, 1021, 0, ++seed, 0, 1).rfind("vector_row split", 0) == 0);
+  CHECK(row_case<__nv_bfloat16>(2, 7, 3135, 0, ++seed, 3, 5).rfind("vector_row split", 0) == 0);
+  CHECK(row_case<double>(2, 3, 777, 0, ++seed, 1, 1).rfind("vector_row split", 0) == 0);
+  // Shorter rows: the gather path; an output off a vector: the gather path.
+  CHECK(row_case<__nv_bfloat16>(3, 5, 255, 0, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float>(3, 5, 1021, 1, ++seed).rfind("gather", 0) == 0);
 }
 
 namespace {
@@ -482,7 +513,8 @@ namespace {
 /// Kernel shapes far from ew's: small tiles of few threads, two loads in flight, in groups of 3; short row
 /// chunks of odd blocks with three vectors in flight; rows from 8 vectors; three vectors a thread on the
 /// gather path; vector rows in blocks of 96 threads, three vectors each, one kernel choosing the body for
-/// the set of broadcast arrays (ew's own: a kernel for each set).
+/// the set of broadcast arrays (ew's own: a kernel for each set), rows that are not whole vectors from 40
+/// elements.
 struct odd_shapes {
   static constexpr ew::tuning::nd_kernel_shapes value = [] {
     ew::tuning::nd_kernel_shapes s{};
@@ -494,6 +526,7 @@ struct odd_shapes {
     s.vector_row_threads = 96;
     s.vector_row_unroll = 3;
     s.vector_row_kernel_per_set = false;
+    s.vector_row_split_min_cols = 40;
     s.tile_side = 32;
     s.tile_block_threads = 96;
     s.tile_loads_in_flight = 2;
@@ -528,6 +561,12 @@ TEST_CASE("the tile, vector-row, row and gather kernels under a policy's shapes 
   // path, 3 vectors a thread.
   CHECK(row_case<float, odd_shapes>(4, 3, 28, 0, ++seed, 1).rfind("gather", 0) == 0);
   CHECK(row_case<float, odd_shapes>(2, 3, 1026, 2, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float, odd_shapes>(2, 3, 39, 0, ++seed).rfind("gather", 0) == 0);
+  // Rows of 40 elements and more that are not whole vectors: the `Split` kernel, 3 vectors a thread, one
+  // kernel choosing the set (many vectors end in the next row; the last ones short).
+  CHECK(row_case<float, odd_shapes>(3, 5, 41, 0, ++seed).rfind("vector_row split", 0) == 0);
+  CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 3, 45, 0, ++seed, 1).rfind("vector_row split", 0) == 0);
+  CHECK(row_case<double, odd_shapes>(1, 7, 43, 0, ++seed, 1).rfind("vector_row split", 0) == 0);
 }
 
 namespace {

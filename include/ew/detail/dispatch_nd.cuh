@@ -12,6 +12,7 @@
 #include <cuda_runtime.h>
 #include <cuda/std/array>
 #include <cuda/std/tuple>
+#include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
 #include "config.cuh"
@@ -47,8 +48,8 @@ struct policy_nd_shapes {
 
 /// A vector-row launch: with `S...` (`nd_kernel_shapes::vector_row_kernel_per_set`), the kernel compiled
 /// for the set of broadcast arrays that `p.broadcast` names, one per set `S`; without, the kernel holding
-/// every set's body.
-template <class Op, int Vec, class Shapes, int R, class OutPtrs, class Ins, std::size_t... S>
+/// every set's body. `Split`: the kernels for rows that are not whole vectors (`p.split`).
+template <class Op, int Vec, class Shapes, bool Split, int R, class OutPtrs, class Ins, std::size_t... S>
 cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>& p, const Op& op,
                                const OutPtrs& outs, const Ins& ins, cudaStream_t stream,
                                cuda::std::index_sequence<S...>) {
@@ -56,7 +57,7 @@ cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>
   const launch_shape shape{static_cast<std::size_t>(p.blocks), static_cast<std::size_t>(threads)};
   if constexpr (sizeof...(S) == 0) {
     constexpr auto kernel = &vector_row_elementwise_kernel<Op, Vec, Shapes::value.vector_row_unroll, threads,
-                                                           R, OutPtrs, Ins, -1>;
+                                                           R, OutPtrs, Ins, -1, Split>;
     return launch_kernel<kernel>(args, p, shape, op, outs, ins, stream);
   } else {
     constexpr unsigned arrays =
@@ -66,8 +67,8 @@ cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>
         ((p.broadcast == subset_of(static_cast<unsigned>(S), arrays)
               ? (err = launch_kernel<
                      &vector_row_elementwise_kernel<Op, Vec, Shapes::value.vector_row_unroll, threads, R,
-                                                    OutPtrs, Ins, static_cast<int>(S)>>(args, p, shape, op,
-                                                                                        outs, ins, stream),
+                                                    OutPtrs, Ins, static_cast<int>(S), Split>>(
+                     args, p, shape, op, outs, ins, stream),
                  true)
               : false) ||
          ...);
@@ -137,14 +138,19 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
         using ins_t = cuda::std::remove_const_t<decltype(gather_ins)>;
         using thread_t =
             vector_row_thread<Op, vec, shapes::value.vector_row_unroll, R, decltype(outs_1d), ins_t>;
-        if constexpr (shapes::value.vector_row_kernel_per_set && thread_t::specialized) {
-          return launch_vector_rows<Op, vec, shapes, R>(
-              args, call.vector_row, op, outs_1d, gather_ins, stream,
-              cuda::std::make_index_sequence<(1u << cuda::std::popcount(thread_t::array_bits))>{});
-        } else {
-          return launch_vector_rows<Op, vec, shapes, R>(args, call.vector_row, op, outs_1d, gather_ins,
-                                                        stream, cuda::std::index_sequence<>{});
+        // The kernels for each set of broadcast arrays, or the one holding them all.
+        using sets = cuda::std::conditional_t<
+            shapes::value.vector_row_kernel_per_set && thread_t::specialized,
+            cuda::std::make_index_sequence<(1u << cuda::std::popcount(thread_t::array_bits))>,
+            cuda::std::index_sequence<>>;
+        if constexpr (shapes::value.vector_row_split_min_cols > 0) {
+          if (call.vector_row.split) {  // rows that are not whole vectors
+            return launch_vector_rows<Op, vec, shapes, true, R>(args, call.vector_row, op, outs_1d,
+                                                                gather_ins, stream, sets{});
+          }
         }
+        return launch_vector_rows<Op, vec, shapes, false, R>(args, call.vector_row, op, outs_1d, gather_ins,
+                                                             stream, sets{});
       }
     }
     if constexpr (vec > 1) {

@@ -131,23 +131,27 @@ bool make_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int vec, boo
 }
 
 /// The vector-row plan of a gather launch over coalesced shape `s` with `elements` elements and vectors of
-/// `vec` (vector_row_kernel.cuh), when its rows hold whole vectors (`cols % vec == 0`) and the outputs are
-/// aligned to one (`outputs_aligned`), for blocks of `threads` threads of `unroll` vectors: true, with the
-/// plan in `p` (its `broadcast` the caller's). The 32-bit division needs fewer than 2^31 vectors, which a
-/// gather launch (fewer than 2^31 elements, `gather_fits`) has.
+/// `vec` (vector_row_kernel.cuh), when the outputs are aligned to a vector (`outputs_aligned`) and its rows
+/// hold whole vectors (`cols % vec == 0`), or else hold at least `split_min_cols` elements and a vector
+/// (`split`: 0 never), for blocks of `threads` threads of `unroll` vectors: true, with the plan in `p` (its
+/// `broadcast` the caller's). The 32-bit division needs fewer than 2^31 elements, which a gather launch
+/// (`gather_fits`) has.
 template <int R, int K>
 bool make_vector_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int vec, bool outputs_aligned,
-                          int threads, int unroll, vector_row_plan<R>& p) {
+                          int threads, int unroll, int split_min_cols, vector_row_plan<R>& p) {
   const int last = last_dimension(s);
   const std::uint64_t cols = static_cast<std::uint64_t>(s.extent[last]);
   const std::uint64_t v = static_cast<std::uint64_t>(vec);
-  if (vec <= 1 || threads <= 0 || !outputs_aligned || cols % v != 0 ||
-      elements / v >= (std::uint64_t{1} << 31))
+  if (vec <= 1 || threads <= 0 || !outputs_aligned || elements >= (std::uint64_t{1} << 31)) return false;
+  p.split = cols % v != 0;
+  if (p.split && (split_min_cols <= 0 || cols < static_cast<std::uint64_t>(split_min_cols) || cols < v))
     return false;
-  p.row_vectors = fast_divmod(static_cast<std::uint32_t>(cols / v));
+  p.row_vectors = fast_divmod(static_cast<std::uint32_t>(p.split ? cols : cols / v));
   for (int d = 1; d < last; ++d) p.extent[d] = fast_divmod(static_cast<std::uint32_t>(s.extent[d]));
   p.last = last;
-  p.vectors = static_cast<std::uint32_t>(elements / v);
+  p.cols = static_cast<std::uint32_t>(cols);
+  p.elements = static_cast<std::uint32_t>(elements);
+  p.vectors = static_cast<std::uint32_t>((elements + v - 1) / v);
   const std::uint64_t per_block = static_cast<std::uint64_t>(threads) * static_cast<std::uint64_t>(unroll);
   p.blocks = static_cast<std::uint32_t>((p.vectors + per_block - 1) / per_block);
   return true;

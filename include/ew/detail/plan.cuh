@@ -73,8 +73,9 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   bool whole_rows = false;
   row_plan row{};
   /// A gather launch whose rows hold whole vectors, with every output aligned to one and every array input
-  /// along the rows from a whole vector or broadcast along them (`rows_take_vectors`): the vector-row
-  /// kernel, with its plan (`path == gather`; before `whole_rows`).
+  /// along the rows from a whole vector or broadcast along them (`rows_take_vectors`), or whose rows are
+  /// not whole vectors but long (`vector_row.split`, `nd_kernel_shapes::vector_row_split_min_cols`): the
+  /// vector-row kernel, with its plan (`path == gather`; before `whole_rows`).
   bool vector_rows = false;
   vector_row_plan<R> vector_row{};
 
@@ -121,9 +122,10 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       for (int k = 0; k < num_out; ++k)
         aligned = aligned && ops[k].address % (ops[k].element_size * Vec) == 0;
       whole_rows = make_row_plan(shape, elements, Vec, aligned, S::value, row);
-      vector_rows = make_vector_row_plan(shape, elements, Vec, aligned, S::value.vector_row_threads,
-                                         S::value.vector_row_unroll, vector_row) &&
-                    rows_take_vectors();
+      vector_rows =
+          make_vector_row_plan(shape, elements, Vec, aligned, S::value.vector_row_threads,
+                               S::value.vector_row_unroll, S::value.vector_row_split_min_cols, vector_row) &&
+          (vector_row.split || rows_take_vectors());
       if (vector_rows) {
         for (int i = 0; i < static_cast<int>(sizeof...(In)); ++i) {
           const int k = rows[i];

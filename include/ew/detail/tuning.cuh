@@ -150,6 +150,13 @@ struct nd_kernel_shapes {
   /// the launch's), instead of one kernel that holds every set's body and picks it in each thread: no
   /// choice in the kernel, and each kernel's registers its own body's (change 26).
   bool vector_row_kernel_per_set = true;
+  /// Rows that are not whole vectors (an odd extent innermost: a bias over [R, 1021], per-channel NCHW with
+  /// H * W = 3135) take the vector-row kernel's `Split` form from rows of this many elements (0: never;
+  /// the 1-D kernel with gather operands takes them): each vector's row found once for every input, a
+  /// vector that ends in the next row done element by element. With rows of this length or more at most
+  /// one vector in 32 of a row does that, so a warp runs the element-by-element form at most once (a
+  /// guess, not yet measured across lengths: change 27 measured rows of 1021 and 3135).
+  int vector_row_split_min_cols = 256;
 
   /// Row launches (row_kernel.cuh: a gather launch whose rows hold whole vectors): 128 threads a block,
   /// two vectors in flight each, as the 1-D kernel for unary ops; a block takes up to `row_chunk_vectors`
@@ -254,6 +261,7 @@ constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
       (s.vector_row_threads < 32 || s.vector_row_threads > 1024 || s.vector_row_threads % 32 != 0))
     return "vector_row_threads must be 0 or a multiple of 32 in [32, 1024]";
   if (s.vector_row_unroll < 1 || s.vector_row_unroll > 16) return "vector_row_unroll must be in [1, 16]";
+  if (s.vector_row_split_min_cols < 0) return "vector_row_split_min_cols must be >= 0";
   if (s.row_block_threads < 32 || s.row_block_threads > 1024 || s.row_block_threads % 32 != 0)
     return "row_block_threads must be a multiple of 32 in [32, 1024]";
   if (s.row_unroll < 1 || s.row_unroll > 16) return "row_unroll must be in [1, 16]";

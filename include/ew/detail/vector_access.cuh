@@ -15,6 +15,7 @@
 #include <cuda/std/type_traits>
 
 #include "../functor.cuh"
+#include "config.cuh"
 
 namespace ew {
 namespace detail {
@@ -190,6 +191,37 @@ EW_HD void store_vector(T* p, const vector_word<T, Vec>& x) {
   } else {
     for (int j = 0; j < Vec; ++j) p[j] = x.elements.v[j];
   }
+}
+
+/// Elements `k` to `Vec - 1` of `a`, then elements `0` to `k - 1` of `b` (`0 < k < Vec`; 16-byte vectors):
+/// the 32 bytes of `a` and `b` shifted right by `k` elements, a word at a time (by selects: no register is
+/// indexed at run time). The vector-row kernel reads a run of elements that starts off a vector from the
+/// two whole vectors around it this way (vector_row_kernel.cuh, `along`).
+template <class T, int Vec>
+EW_HD vector_word<T, Vec> funnel_elements(const vector_word<T, Vec>& a, const vector_word<T, Vec>& b,
+                                          std::uint32_t k) {
+  static_assert(sizeof(T) * Vec == 16 && uses_word_v<T, Vec>, "funnel_elements: 16-byte vectors only");
+  const std::uint32_t bytes = k * static_cast<std::uint32_t>(sizeof(T));
+  const std::uint32_t w = bytes / 4, shift = (bytes % 4) * 8;
+  const std::uint32_t words[8] = {a.word.x, a.word.y, a.word.z, a.word.w,
+                                  b.word.x, b.word.y, b.word.z, b.word.w};
+  std::uint32_t from[5];
+  EW_DETAIL_UNROLL
+  for (int j = 0; j < 5; ++j) {  // words[j + w]
+    from[j] = w == 0 ? words[j] : (w == 1 ? words[j + 1] : (w == 2 ? words[j + 2] : words[j + 3]));
+  }
+  vector_word<T, Vec> r;
+  std::uint32_t out[4];
+  EW_DETAIL_UNROLL
+  for (int j = 0; j < 4; ++j) {
+    out[j] = static_cast<std::uint32_t>(
+        ((static_cast<std::uint64_t>(from[j + 1]) << 32) | static_cast<std::uint64_t>(from[j])) >> shift);
+  }
+  r.word.x = out[0];
+  r.word.y = out[1];
+  r.word.z = out[2];
+  r.word.w = out[3];
+  return r;
 }
 
 }  // namespace detail

@@ -36,10 +36,12 @@ namespace detail {
 
 /// The vectors of a vector-row launch over a coalesced shape of rank `last + 1` (`R` at most): `vectors`
 /// output vectors in flat order, `row_vectors` of them a row; block `b` takes vectors `[b * Unroll *
-/// threads, (b + 1) * Unroll * threads)`, thread `t` those `t` apart by `threads`.
+/// threads, (b + 1) * Unroll * threads)`, thread `t` those `t` apart by `threads`. With `split`, rows of
+/// `cols` elements that are not whole vectors: a vector may end in the next row, and the last one may be
+/// short (`vectors` rounds up).
 template <int R>
 struct vector_row_plan {
-  /// A vector's row and its column in vectors.
+  /// A vector's row and its column in vectors; with `split`, a flat element's row and column.
   fast_divmod row_vectors{1};
   /// Division of a row's index by the coalesced extent `d`, for `1 <= d < last`: the row's coordinates.
   fast_divmod extent[R] = {};
@@ -48,6 +50,10 @@ struct vector_row_plan {
   std::uint32_t blocks = 0;
   /// Bit `i` set where input `i` is an array broadcast along the rows (its innermost stride 0).
   unsigned broadcast = 0;
+  /// Rows that are not whole vectors (the kernel's `Split`), their length and the launch's elements.
+  bool split = false;
+  std::uint32_t cols = 0;
+  std::uint32_t elements = 0;
 };
 
 /// Whether gather operand `X` is an array (`gather_input`) or the index (`gather_affine`).
@@ -90,8 +96,11 @@ struct vector_row_value {
 /// What one thread of a vector-row launch does (`Vec` elements a vector, `Unroll` vectors); `Ins` a tuple
 /// of gather operands and uniform 1-D operands. `Set` (`0 <= Set < 2^n` for `n` arrays): the body for the
 /// broadcast arrays `subset_of(Set, array_bits)` only, which `p.broadcast` must name; -1: every body, the
-/// one for `p.broadcast` chosen at run time.
-template <class Op, int Vec, int Unroll, int R, class OutPtrs, class Ins, int Set = -1>
+/// one for `p.broadcast` chosen at run time. `Split` (`p.split`): rows that are not whole vectors; an
+/// input along the rows is loaded as a vector where its address is a whole vector and element by element
+/// where not, and a vector that ends in the next row or past the last element is done element by element
+/// (`edge`).
+template <class Op, int Vec, int Unroll, int R, class OutPtrs, class Ins, int Set = -1, bool Split = false>
 struct vector_row_thread {
   static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
   static constexpr std::size_t num_out = cuda::std::tuple_size<OutPtrs>::value;
@@ -166,30 +175,22 @@ struct vector_row_thread {
                                              std::uint32_t col) const {
     vector_row_value<in_t<K>, Vec> r{};
     if constexpr (is_gather_array_v<X>) {
-      std::uint32_t off = 0;
-      EW_DETAIL_UNROLL
-      for (int d = 0; d < R; ++d) {
-        if (d < (Last > 0 ? Last : p.last)) off += coord[d] * x.map.stride[d];
-      }
+      const std::uint32_t off = row_offset<Last>(x, coord);
       if constexpr (Known && ((Mask >> K) & 1u) != 0) {
         r.scalar = x.ptr[off];
       } else if constexpr (Known) {
-        r.w = load_vector<Vec>(x.ptr + (x.flat ? i : off + col));
+        r.w = x.flat ? along<K>(x.ptr, i, p.elements) : along<K>(x.ptr + off, col, p.cols);
       } else if (x.map.inner_stride == 0) {
         const in_t<K> v = x.ptr[off];
         EW_DETAIL_UNROLL
         for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = v;
       } else {
-        r.w = load_vector<Vec>(x.ptr + (x.flat ? i : off + col));
+        r.w = x.flat ? along<K>(x.ptr, i, p.elements) : along<K>(x.ptr + off, col, p.cols);
       }
     } else if constexpr (is_gather_affine_v<X>) {
       std::int64_t first = static_cast<std::int64_t>(i), step = 1;
       if (!x.flat) {
-        std::uint32_t off = 0;
-        EW_DETAIL_UNROLL
-        for (int d = 0; d < R; ++d) {
-          if (d < (Last > 0 ? Last : p.last)) off += coord[d] * x.map.stride[d];
-        }
+        const std::uint32_t off = row_offset<Last>(x, coord);
         step = x.map.inner_stride;
         first = static_cast<std::int64_t>(off) + static_cast<std::int64_t>(col) * step;
       }
@@ -199,6 +200,101 @@ struct vector_row_thread {
       r.w = x.template vector<Vec>(static_cast<std::size_t>(i));
     }
     return r;
+  }
+
+  /// `Vec` elements of input `K` from element `at` of the run `[base, base + len)` (a row, or a flat
+  /// array): one vector load where they are a whole vector, which is always so but in `Split` launches
+  /// (their rows start anywhere in one). There, off a vector, the two whole vectors around them shifted
+  /// together (`funnel_elements`) where both lie inside the run, and element by element where not (a run's
+  /// first and last vectors): no byte outside the run is read.
+  template <std::size_t K>
+  EW_HD static vector_word<in_t<K>, Vec> along(const in_t<K>* base, std::uint32_t at, std::uint32_t len) {
+    using T = in_t<K>;
+    const T* q = base + at;
+    if constexpr (Split) {
+      const auto misaligned =
+          static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * Vec));
+      if (misaligned != 0) {
+        const std::uint32_t k = misaligned / static_cast<std::uint32_t>(sizeof(T));  // elements past a vector
+        if constexpr (sizeof(T) * Vec == 16 && uses_word_v<T, Vec>) {
+          if (at >= k && at - k + 2 * static_cast<std::uint32_t>(Vec) <= len)
+            return funnel_elements<T, Vec>(load_vector<Vec>(q - k), load_vector<Vec>(q - k + Vec), k);
+        }
+        vector_word<T, Vec> w;
+        EW_DETAIL_UNROLL
+        for (int j = 0; j < Vec; ++j) w.elements.v[j] = q[j];
+        return w;
+      }
+    }
+    return load_vector<Vec>(q);
+  }
+
+  /// The coordinates of row `row` along the coalesced dimensions before the innermost.
+  template <int Last>
+  EW_HD void row_coords(std::uint32_t row, std::uint32_t (&coord)[R]) const {
+    EW_DETAIL_UNROLL
+    for (int d = R - 1; d >= 1; --d) {
+      if (d < (Last > 0 ? Last : p.last)) {
+        std::uint32_t next, c;
+        p.extent[d].divmod(row, next, c);
+        coord[d] = c;
+        row = next;
+      }
+    }
+    coord[0] = row;
+  }
+
+  /// Input `K`'s offset of the row at `coord` (arrays and the index; 0 for the rest).
+  template <int Last, class X>
+  EW_HD std::uint32_t row_offset(const X& x, const std::uint32_t (&coord)[R]) const {
+    std::uint32_t off = 0;
+    if constexpr (is_gather_array_v<X> || is_gather_affine_v<X>) {
+      EW_DETAIL_UNROLL
+      for (int d = 0; d < R; ++d) {
+        if (d < (Last > 0 ? Last : p.last)) off += coord[d] * x.map.stride[d];
+      }
+    }
+    return off;
+  }
+
+  /// Element `i` of input `X` at column `col` of the row at offset `off` (`edge`).
+  template <class X>
+  EW_HD static auto edge_element(const X& x, std::uint32_t i, std::uint32_t off, std::uint32_t col) {
+    if constexpr (is_gather_array_v<X>) {
+      return x.ptr[x.flat ? i : off + col * static_cast<std::uint32_t>(x.map.inner_stride)];
+    } else if constexpr (is_gather_affine_v<X>) {
+      return x.flat ? static_cast<std::int64_t>(i)
+                    : static_cast<std::int64_t>(off) + static_cast<std::int64_t>(col) * x.map.inner_stride;
+    } else {
+      return x.element(static_cast<std::size_t>(i));
+    }
+  }
+
+  /// A `Split` launch's vector `v` that ends in the next row or past the last element, element by element:
+  /// the elements from column `col` of row `row`, then those of the next row.
+#pragma nv_exec_check_disable
+  template <int Last, std::size_t... I, std::size_t... O>
+  EW_HD void edge(std::uint32_t v, cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
+    const std::uint32_t i = v * static_cast<std::uint32_t>(Vec);
+    std::uint32_t row, col;
+    p.row_vectors.divmod(i, row, col);
+    std::uint32_t here[R] = {}, next[R] = {};
+    row_coords<Last>(row, here);
+    row_coords<Last>(row + 1, next);
+    const std::uint32_t off_here[] = {row_offset<Last>(cuda::std::get<I>(ins), here)..., 0u};
+    const std::uint32_t off_next[] = {row_offset<Last>(cuda::std::get<I>(ins), next)..., 0u};
+    const std::uint32_t split = p.cols - col;  // elements left in this row (may be Vec or more at the end)
+    EW_DETAIL_UNROLL
+    for (std::uint32_t j = 0; j < static_cast<std::uint32_t>(Vec); ++j) {
+      if (i + j < p.elements) {
+        const bool on = j >= split;
+        const std::uint32_t c = on ? j - split : col + j;
+        auto r = op(edge_element(cuda::std::get<I>(ins), i + j, on ? off_next[I] : off_here[I], c)...);
+        cuda::std::tuple<vector_word<out_t<O>, 1>...> results;
+        ((cuda::std::get<O>(results).elements.v[0] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
+        (store_vector<1>(cuda::std::get<O>(outs) + i + j, cuda::std::get<O>(results)), ...);
+      }
+    }
   }
 
   /// Element `j` of input `K`'s value: the broadcast element where `Mask` says so.
@@ -216,26 +312,25 @@ struct vector_row_thread {
   EW_HD void body(std::uint32_t first, std::uint32_t threads, cuda::std::index_sequence<I...>,
                   cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_row_value<in_t<I>, Vec>, Unroll>...> loaded;
+    bool edges[Unroll] = {};  // `Split`: the vectors `edge` does
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {  // every load first
       const std::uint32_t v = first + static_cast<std::uint32_t>(u) * threads;
       if (v < p.vectors) {
-        std::uint32_t row, col;
-        p.row_vectors.divmod(v, row, col);
-        std::uint32_t coord[R] = {};
-        EW_DETAIL_UNROLL
-        for (int d = R - 1; d >= 1; --d) {
-          if (d < (Last > 0 ? Last : p.last)) {
-            std::uint32_t next, c;
-            p.extent[d].divmod(row, next, c);
-            coord[d] = c;
-            row = next;
-          }
-        }
-        coord[0] = row;
         const std::uint32_t i = v * static_cast<std::uint32_t>(Vec);
-        ((cuda::std::get<I>(loaded)[u] = input<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord,
-                                                                     col * static_cast<std::uint32_t>(Vec))),
+        std::uint32_t row, col;
+        if constexpr (Split) {
+          p.row_vectors.divmod(i, row, col);
+          edges[u] = col + static_cast<std::uint32_t>(Vec) > p.cols ||
+                     i + static_cast<std::uint32_t>(Vec) > p.elements;
+          if (edges[u]) continue;
+        } else {
+          p.row_vectors.divmod(v, row, col);
+          col *= static_cast<std::uint32_t>(Vec);
+        }
+        std::uint32_t coord[R] = {};
+        row_coords<Last>(row, coord);
+        ((cuda::std::get<I>(loaded)[u] = input<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord, col)),
          ...);
       }
     }
@@ -243,6 +338,12 @@ struct vector_row_thread {
     for (int u = 0; u < Unroll; ++u) {
       const std::uint32_t v = first + static_cast<std::uint32_t>(u) * threads;
       if (v < p.vectors) {
+        if constexpr (Split) {
+          if (edges[u]) {
+            edge<Last>(v, cuda::std::index_sequence<I...>{}, cuda::std::index_sequence<O...>{});
+            continue;
+          }
+        }
         cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
         EW_DETAIL_UNROLL
         for (int j = 0; j < Vec; ++j) {
@@ -256,18 +357,18 @@ struct vector_row_thread {
   }
 };
 
-/// The vector-row kernel: block `blockIdx.x` of plan `p`, `Threads` a block, no loop; `Set` as in
-/// `vector_row_thread`. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why).
-/// Ops with side reductions do not take it (each block would add its partial sums to the targets: one
+/// The vector-row kernel: block `blockIdx.x` of plan `p`, `Threads` a block, no loop; `Set` and `Split` as
+/// in `vector_row_thread`. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says
+/// why). Ops with side reductions do not take it (each block would add its partial sums to the targets: one
 /// vector a thread).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, int Unroll, int Threads, int R, class OutPtrs, class Ins, int Set>
+template <class Op, int Vec, int Unroll, int Threads, int R, class OutPtrs, class Ins, int Set, bool Split>
 EW_KERNEL void __launch_bounds__(Threads)
     vector_row_elementwise_kernel(Op op, vector_row_plan<R> p, launch_shape s, OutPtrs outs, Ins ins) {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
-  vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins, Set> t{op, outs, ins, p};
+  vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins, Set, Split> t{op, outs, ins, p};
   t.block(blockIdx.x, threadIdx.x, Threads);
 }
 #pragma nv_diagnostic pop
