@@ -97,9 +97,9 @@ struct vector_row_value {
 /// of gather operands and uniform 1-D operands. `Set` (`0 <= Set < 2^n` for `n` arrays): the body for the
 /// broadcast arrays `subset_of(Set, array_bits)` only, which `p.broadcast` must name; -1: every body, the
 /// one for `p.broadcast` chosen at run time. `Split` (`p.split`): rows that are not whole vectors; an
-/// input along the rows is loaded as a vector where its address is a whole vector and element by element
-/// where not, and a vector that ends in the next row or past the last element is done element by element
-/// (`edge`).
+/// input along the rows is loaded as a vector where its address is a whole vector and from the two whole
+/// vectors around it where not (`along`), and a vector that ends in the next row or past the last element
+/// is done element by element (`edge`).
 template <class Op, int Vec, int Unroll, int R, class OutPtrs, class Ins, int Set = -1, bool Split = false>
 struct vector_row_thread {
   static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
