@@ -21,6 +21,7 @@
 //              128 of 1)
 //   nosplit    rows that are not whole vectors on the 1-D kernel with gather operands (ew's before change
 //              27; also for the --shapes cells' add_nd)
+//   split64    the vector-row kernel's Split form from rows of 64 elements (ew's: 256), --shapes add_nd only
 //   vrone, vr256one   one vector-row kernel holding every set of broadcast arrays' body (ew's before change
 //              26), blocks of 128 and 256 (vr256one: change 23 as it landed)
 //   row256     row kernel blocks of 256 threads x 2 vectors (rows from 512 vectors)
@@ -147,6 +148,7 @@ EW_ND_VARIANT(vr256one, s.vector_row_threads = 256; s.vector_row_kernel_per_set 
 EW_ND_VARIANT(vr128u2, s.vector_row_unroll = 2)
 EW_ND_VARIANT(vr256u2, s.vector_row_threads = 256; s.vector_row_unroll = 2)
 EW_ND_VARIANT(nosplit, s.vector_row_split_min_cols = 0)
+EW_ND_VARIANT(split64, s.vector_row_split_min_cols = 64)
 
 using ew_cells::channel_norm;
 using ew_cells::copy_of;
@@ -380,6 +382,8 @@ EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, nosplit)
 EW_VARIANTS_ADD_ND(f16, __half, nosplit)
 EW_VARIANTS_ADD_ND(u8, std::uint8_t, nosplit)
 EW_VARIANTS_ADD_ND(f64, double, nosplit)
+EW_VARIANTS_ADD_ND(f32, float, split64)
+EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, split64)
 EW_VARIANTS_TRANSPOSE(f64, double, w64x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x32)

@@ -68,6 +68,9 @@ SHAPE_CELLS = {
     "odd_channel": (("f32", "bf16"), (32, 255, 55, 57), (1, 255, 1, 1), None, None),  # per-channel, odd H*W
     "bcast4": (("f32", "bf16"), (32, 32, 64, 256), (32, 1, 64, 1), None, None),  # rank 4 after coalescing
     "bcast5": (("f32", "bf16"), (8, 16, 16, 64, 128), (1, 16, 1, 64, 1), None, None),  # rank 5
+    "short_bias": (("f32", "bf16"), (1 << 16, 129), (129,), None, None),  # short rows of no whole vector
+    "short_bias255": (("f32", "bf16"), (1 << 15, 255), (255,), None, None),
+    "small_channel": (("f32", "bf16"), (64, 256, 13, 13), (1, 256, 1, 1), None, None),  # H * W = 169
     "scalar_add": (("f32", "bf16"), (1 << 14, 1000), (1, 1), None, None),  # a one-element array
     "pitched_relu": (("f32", "bf16"), (1 << 14, 1000), None, 1024, None),  # y: columns of a [R, 1024]
     "pitched_relu_odd": (("f32", "bf16"), (16411, 1021), None, 1031, None),

@@ -154,8 +154,9 @@ struct nd_kernel_shapes {
   /// H * W = 3135) take the vector-row kernel's `Split` form from rows of this many elements (0: never;
   /// the 1-D kernel with gather operands takes them): each vector's row found once for every input, a
   /// vector that ends in the next row done element by element. With rows of this length or more at most
-  /// one vector in 32 of a row does that, so a warp runs the element-by-element form at most once (a
-  /// guess, not yet measured across lengths: change 27 measured rows of 1021 and 3135).
+  /// one vector in 32 of a row does that, so a warp runs the element-by-element form at most once. Probe
+  /// 13 (H200, 2026-12-04, docs/PERFORMANCE.md): from 64 elements instead, bias rows of 129 and 255
+  /// elements ran 0.83 to 0.98 of this (the gather path), per-channel bf16 rows of 169 1.09 to 1.13.
   int vector_row_split_min_cols = 256;
 
   /// Row launches (row_kernel.cuh: a gather launch whose rows hold whole vectors): 128 threads a block,
