@@ -20,8 +20,14 @@
 //   vr256, vr128u2, vr256u2   vector rows in blocks of 256 threads of 1 vector, 128 of 2, 256 of 2 (ew's:
 //              128 of 1)
 //   nosplit    rows that are not whole vectors on the 1-D kernel with gather operands (ew's before change
-//              27; also for the --shapes cells' add_nd)
+//              27, neither the Split nor the Wrap form; also for the --shapes cells' add_nd)
 //   split64    the vector-row kernel's Split form from rows of 64 elements (ew's: 256), --shapes add_nd only
+//   nowrap     short rows that are not whole vectors on the 1-D kernel with gather operands (ew's before
+//              change 29), --shapes add_nd only
+//   wrapall    every row that is not whole vectors, from 16 elements, in the Wrap form (none in the Split
+//              form), --shapes add_nd only
+//   nopad      padded outputs (pitched, column-sliced) on the N-dimensional kernel (ew's before change 28),
+//              --shapes add_nd and relu_nd only
 //   vrone, vr256one   one vector-row kernel holding every set of broadcast arrays' body (ew's before change
 //              26), blocks of 128 and 256 (vr256one: change 23 as it landed)
 //   row256     row kernel blocks of 256 threads x 2 vectors (rows from 512 vectors)
@@ -147,11 +153,16 @@ EW_ND_VARIANT(vrone, s.vector_row_kernel_per_set = false)
 EW_ND_VARIANT(vr256one, s.vector_row_threads = 256; s.vector_row_kernel_per_set = false)
 EW_ND_VARIANT(vr128u2, s.vector_row_unroll = 2)
 EW_ND_VARIANT(vr256u2, s.vector_row_threads = 256; s.vector_row_unroll = 2)
-EW_ND_VARIANT(nosplit, s.vector_row_split_min_cols = 0)
+EW_ND_VARIANT(nosplit, s.vector_row_split_min_cols = 0; s.vector_row_wrap_min_cols = 0)
+EW_ND_VARIANT(nowrap, s.vector_row_wrap_min_cols = 0)
+EW_ND_VARIANT(wrapall, s.vector_row_split_min_cols = 0; s.vector_row_wrap_min_cols = 16)
 EW_ND_VARIANT(split64, s.vector_row_split_min_cols = 64)
+EW_ND_VARIANT(nopad, s.vector_row_max_padding_percent = 0)
 
 using ew_cells::channel_norm;
 using ew_cells::copy_of;
+using ew_cells::extents_of;
+using ew_cells::strides_of;
 
 template <class P, class T>
 int bias_add(void* y, const void* x, const void* b, std::int64_t R, std::int64_t C, cudaStream_t s) {
@@ -188,18 +199,21 @@ int transpose(void* y, const void* x, std::int64_t R, std::int64_t C, cudaStream
 template <class P, class T, int R>
 int add_nd(void* y, const void* a, const void* b, const std::int64_t* e, const std::int64_t* ys,
            const std::int64_t* as, const std::int64_t* bs, cudaStream_t s) {
-  ew::extents<R> ex;
-  ew::strides<R> sy, sa, sb;
-  for (int d = 0; d < R; ++d) {
-    ex.v[d] = e[d];
-    sy.v[d] = ys[d];
-    sa.v[d] = as[d];
-    sb.v[d] = bs[d];
-  }
-  return ew::elementwise<P>(
-      ew::add<T>{}, ex, ew::out(ew::strided(static_cast<T*>(y), ex, sy)),
-      ew::in(ew::strided(static_cast<const T*>(a), ex, sa), ew::strided(static_cast<const T*>(b), ex, sb)),
-      s);
+  const auto ex = extents_of<R>(e);
+  return ew::elementwise<P>(ew::add<T>{}, ex, ew::out(ew::strided(static_cast<T*>(y), ex, strides_of<R>(ys))),
+                            ew::in(ew::strided(static_cast<const T*>(a), ex, strides_of<R>(as)),
+                                   ew::strided(static_cast<const T*>(b), ex, strides_of<R>(bs))),
+                            s);
+}
+
+/// y = relu(x) over extents `e` of rank 2, each a view (the pitched and sliced --shapes cells).
+template <class P, class T>
+int relu_nd(void* y, const void* x, const std::int64_t* e, const std::int64_t* ys, const std::int64_t* xs,
+            cudaStream_t s) {
+  const auto ex = extents_of<2>(e);
+  return ew::elementwise<P>(ew::relu<T>{}, ex,
+                            ew::out(ew::strided(static_cast<T*>(y), ex, strides_of<2>(ys))),
+                            ew::in(ew::strided(static_cast<const T*>(x), ex, strides_of<2>(xs))), s);
 }
 
 /// Probe 8's lean kernel, for the 1-D cells only (`lean`): what ew's 1-D kernel does for a launch of whole
@@ -376,6 +390,13 @@ EW_VARIANTS_ROWS(vr256u2)
     if (rank == 4) return add_nd<nd_policy<v##_shapes>, T, 4>(y, a, b, e, ys, as, bs, s);       \
     return static_cast<int>(cudaErrorInvalidValue);                                             \
   }
+#define EW_VARIANTS_RELU_ND(suffix, T, v)                                                        \
+  EW_VARIANT_API ew_cells_relu_nd_##suffix##__##v(void* y, const void* x, std::int64_t rank,     \
+                                                  const std::int64_t* e, const std::int64_t* ys, \
+                                                  const std::int64_t* xs, cudaStream_t s) {      \
+    return rank == 2 ? relu_nd<nd_policy<v##_shapes>, T>(y, x, e, ys, xs, s)                     \
+                     : static_cast<int>(cudaErrorInvalidValue);                                  \
+  }
 EW_VARIANTS_ROWS(nosplit)
 EW_VARIANTS_ADD_ND(f32, float, nosplit)
 EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, nosplit)
@@ -384,6 +405,15 @@ EW_VARIANTS_ADD_ND(u8, std::uint8_t, nosplit)
 EW_VARIANTS_ADD_ND(f64, double, nosplit)
 EW_VARIANTS_ADD_ND(f32, float, split64)
 EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, split64)
+EW_VARIANTS_ADD_ND(f32, float, nopad)
+EW_VARIANTS_ADD_ND(f32, float, nowrap)
+EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, nowrap)
+EW_VARIANTS_ADD_ND(f32, float, wrapall)
+EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, wrapall)
+EW_VARIANTS_ADD_ND(u8, std::uint8_t, wrapall)
+EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, nopad)
+EW_VARIANTS_RELU_ND(f32, float, nopad)
+EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, nopad)
 EW_VARIANTS_TRANSPOSE(f64, double, w64x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x32)

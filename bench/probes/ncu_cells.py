@@ -25,6 +25,7 @@ def main():
     ap.add_argument("--lib", required=True)
     ap.add_argument("--variant-lib")
     ap.add_argument("--variants", default="")
+    ap.add_argument("--base-lib", help="another build of libew_cells.so, run as ew.base (torch_cells.py's)")
     ap.add_argument("--filter", required=True, help="regex on the cell names")
     ap.add_argument("--one-d", action="store_true")
     ap.add_argument("--permutes", action="store_true")
@@ -38,6 +39,9 @@ def main():
     if a.variant_lib:
         tc.VARIANTS = tuple(v for v in a.variants.split(",") if v)
         tc.VARIANT_LIB = tc.load_lib(a.variant_lib)
+    if a.base_lib:
+        tc.BASE_LIB = tc.load_lib(a.base_lib)
+        tc.VARIANTS = ("base",) + tc.VARIANTS
     lib = tc.load_lib(a.lib)
     stream = torch.cuda.current_stream().cuda_stream
     spec_args = argparse.Namespace(quick=False, one_d=a.one_d, permutes=a.permutes, shapes=a.shapes,

@@ -14,8 +14,8 @@ u8 and f64 transposes and, over f32, bf16 and u8, the 4-D permutes y = x.permute
 NHWC from [32, 256, 56, 56], NHWC -> NCHW from [32, 56, 56, 256], attention heads (0, 2, 1, 3) from
 [8, 2048, 16, 128]. --shapes adds the same ops on other shapes (SHAPE_CELLS): y = x + b with b broadcast
 over odd extents (f32, f16, bf16, u8, f64), ranks 3 to 5, an odd per-channel NCHW and a one-element b, and
-y = relu(x) into pitched outputs (y the first columns of wider rows; the rest of each row must stay as
-poisoned) and from a sliced input. --quick: a few of each.
+y = relu(x) (and a bias add) into pitched outputs (y the first columns of wider rows, up to half of each;
+the rest of each row must stay as poisoned) and from a sliced input. --quick: a few of each.
 
 eager: the natural one-liner into the preallocated y (torch.add(x, b, out=y), torch.mul(x - mean, inv_std,
 out=y) (two kernels), y.copy_(x.t()), torch.clamp_min(x, 0, out=y) for relu, torch.clamp; scale_bias the
@@ -74,6 +74,10 @@ SHAPE_CELLS = {
     "scalar_add": (("f32", "bf16"), (1 << 14, 1000), (1, 1), None, None),  # a one-element array
     "pitched_relu": (("f32", "bf16"), (1 << 14, 1000), None, 1024, None),  # y: columns of a [R, 1024]
     "pitched_relu_odd": (("f32", "bf16"), (16411, 1021), None, 1031, None),
+    "pitched_bias_odd": (("f32", "bf16"), (16411, 1021), (1021,), 1031, None),  # a bias into pitched rows
+    "sliced_out_relu": (("f32", "bf16"), (1 << 14, 1000), None, 2000, None),  # y: half of each [R, 2000] row
+    "sliced_out25_relu": (("f32", "bf16"), (1 << 14, 1000), None, 1250, None),  # padding 25% of a row
+    "sliced_out50_relu": (("f32", "bf16"), (1 << 14, 1000), None, 1500, None),  # padding 50% of a row
     "sliced_relu": (("f32", "bf16"), (1 << 14, 1000), None, None, (1024, 16)),  # x = w[:, 16:1016]
 }
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -213,9 +217,9 @@ def build_shape_cell(spec, lib, stream, gen, mode):
     xc, yc = x.contiguous(), torch.empty(n, dtype=dt, device=DEV)
     call = ew_call(lib, f"ew_cells_relu_{t}", yc.data_ptr(), xc.data_ptr(), n, stream)
     impls["ew_1d_relu"] = Impl(call, 2 * n * SIZE[t], torch.clamp_min(xc, 0.0).reshape(-1), None, yc)
-    for v in VARIANTS:  # the same ew call under other launch policies (--variant-lib)
-        if getattr(VARIANT_LIB, f"ew_cells_{fname}_{t}__{v}", None) is not None:
-            impls["ew." + v] = Impl(ew_call(VARIANT_LIB, f"ew_cells_{fname}_{t}__{v}", y.data_ptr(),
+    for v in VARIANTS:  # the same ew call under other launch policies (--variant-lib) or builds (--base-lib)
+        if variant_of(f"ew_cells_{fname}_{t}", v) is not None:
+            impls["ew." + v] = Impl(ew_call(*variant_of(f"ew_cells_{fname}_{t}", v), y.data_ptr(),
                                             *[a.data_ptr() for a in ins], rank, *keep, stream), nbytes, want, tol)
     keep += [x, xc, yc]  # the 1-D reference's arrays too (its call holds only their addresses)
     return {"y": y, "y_store": y_store, "keep": keep, "impls": impls, "ref": "relu", "elements": n,
@@ -278,11 +282,10 @@ def build_cell(spec, lib, stream, gen, mode):
         call = ew_call(lib, f"ew_cells_{ref}_{t}", y.data_ptr(), x.data_ptr(), n, stream)
         ref_want = torch.clamp_min(x, 0.0) if ref == "relu" else x
         impls["ew_1d_" + ref] = Impl(call, 2 * n * SIZE[t], ref_want, None)
-    for v in VARIANTS:  # the same ew call under other launch policies (--variant-lib)
-        f = getattr(VARIANT_LIB, f"ew_cells_{fname}_{t}__{v}", None)
+    for v in VARIANTS:  # the same ew call under other launch policies (--variant-lib) or builds (--base-lib)
+        f = variant_of(f"ew_cells_{fname}_{t}", v)
         if f is not None:
-            impls["ew." + v] = Impl(ew_call(VARIANT_LIB, f"ew_cells_{fname}_{t}__{v}", *ptrs, *dims, *params, stream),
-                                    nbytes, want, tol)
+            impls["ew." + v] = Impl(ew_call(*f, *ptrs, *dims, *params, stream), nbytes, want, tol)
     return {"y": y, "impls": impls, "ref": ref or ("relu (itself)" if group == "relu1d" else None),
             "elements": n, "bytes": nbytes}
 
@@ -367,7 +370,14 @@ def dynamo_state():
     return json.dumps({k: dict(c[k]) for k in ("stats", "frames", "recompiles")}, sort_keys=True, default=str)
 
 
-VARIANT_LIB, VARIANTS = None, ()
+VARIANT_LIB, BASE_LIB, VARIANTS = None, None, ()
+
+
+def variant_of(name, v):
+    """Variant `v` of cell function `name` as (library, symbol): `<name>__<v>` of --variant-lib, or for `base`
+    `name` itself in --base-lib (another build of libew_cells.so); None where the library has none."""
+    lib, sym = (BASE_LIB, name) if v == "base" else (VARIANT_LIB, f"{name}__{v}")
+    return (lib, sym) if lib is not None and getattr(lib, sym, None) is not None else None
 
 
 def load_lib(path):
@@ -502,6 +512,8 @@ def main():
     ap.add_argument("--variant-lib", help="a library of the same cells under other policies "
                     "(libew_cells_variants.so): its ew_cells_<op>_<type>__<v> are timed as ew.<v>")
     ap.add_argument("--variants", default="", help="comma-separated variant names <v> of --variant-lib")
+    ap.add_argument("--base-lib", help="another build of libew_cells.so (the tree before a change): its cells "
+                    "are timed beside ew's as ew.base")
     ap.add_argument("--commit", default="", help="the ew commit the library was built from")
     a = ap.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # progress lines show as they come, also into a log
@@ -519,10 +531,13 @@ def main():
         print(f"torch_cells: no {a.lib} (build it with -DEW_BUILD_TORCH_CELLS=ON, or scripts/build_gpu.sh)")
         return 1
     t_start = time.time()
-    global VARIANT_LIB, VARIANTS
+    global VARIANT_LIB, BASE_LIB, VARIANTS
     if a.variant_lib:
         VARIANTS = tuple(v for v in a.variants.split(",") if v)
         VARIANT_LIB = load_lib(a.variant_lib)
+    if a.base_lib:
+        BASE_LIB = load_lib(a.base_lib)
+        VARIANTS = ("base",) + VARIANTS
     lib = load_lib(a.lib)
     torch.cuda.init()
     stream = torch.cuda.current_stream().cuda_stream

@@ -4,6 +4,8 @@
 // The functors of the torch cells that ew's catalog lacks, shared by libew_cells.so (ew_cells.cu) and its
 // policy variants (bench/probes/cells_variants.cu).
 
+#include <cstdint>
+
 #include <ew/elementwise.cuh>
 
 namespace ew_cells {
@@ -22,5 +24,19 @@ struct channel_norm {
     return ew::down<T>((ew::up(x) - ew::up(mean)) * ew::up(inv_std));
   }
 };
+
+// The views of the *_nd cells: rank R of the run-time rank's arrays (strides in elements).
+template <int R>
+ew::extents<R> extents_of(const std::int64_t* e) {
+  ew::extents<R> x;
+  for (int d = 0; d < R; ++d) x.v[d] = e[d];
+  return x;
+}
+template <int R>
+ew::strides<R> strides_of(const std::int64_t* s) {
+  ew::strides<R> x;
+  for (int d = 0; d < R; ++d) x.v[d] = s[d];
+  return x;
+}
 
 }  // namespace ew_cells

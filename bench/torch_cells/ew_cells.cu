@@ -36,6 +36,8 @@ namespace {
 
 using ew_cells::channel_norm;
 using ew_cells::copy_of;
+using ew_cells::extents_of;
+using ew_cells::strides_of;
 
 template <class T>
 int bias_add(void* y, const void* x, const void* b, std::int64_t R, std::int64_t C, cudaStream_t s) {
@@ -92,20 +94,6 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
   if (n < 0) return static_cast<int>(cudaErrorInvalidValue);
   return ew::elementwise(ew::add<T>{}, static_cast<std::size_t>(n), ew::out(static_cast<T*>(y)),
                          ew::in(static_cast<const T*>(a), static_cast<const T*>(b)), s);
-}
-
-// The views of the *_nd cells: rank R of the run-time rank's arrays (strides in elements).
-template <int R>
-ew::extents<R> extents_of(const std::int64_t* e) {
-  ew::extents<R> x;
-  for (int d = 0; d < R; ++d) x.v[d] = e[d];
-  return x;
-}
-template <int R>
-ew::strides<R> strides_of(const std::int64_t* s) {
-  ew::strides<R> x;
-  for (int d = 0; d < R; ++d) x.v[d] = s[d];
-  return x;
 }
 
 template <class T, int R>

@@ -255,12 +255,13 @@ TEST_CASE("a graph replay reads the value an ew::scalar holds then", "[nd][graph
 
 namespace {
 
-/// `y[r, c] = x[r, c] + b[c]` over [R, C] on the GPU, `x` (laid out as `y`) `x_off` and `b` `b_off`
-/// elements past an allocation's start; the elements that differ from the host's `ew::add` (random bits,
-/// u8 too).
+/// `y[r, c] = x[r, c] + b[c]` over [R, C] on the GPU, `x` `x_off` and `b` `b_off` elements past an
+/// allocation's start, `y`'s rows `C + y_pad` apart (`x` laid out as `y` where `y_pad` is 0, dense where
+/// not); the elements that differ from the host's `ew::add` (random bits, u8 too), and the padding
+/// elements that lost their poison.
 template <class T>
 std::size_t bias_rows_case(std::int64_t R, std::int64_t C, std::size_t x_off, std::size_t b_off,
-                           std::mt19937_64& rng, cudaStream_t stream) {
+                           std::mt19937_64& rng, cudaStream_t stream, std::int64_t y_pad = 0) {
   auto fill = [&](std::size_t n) {
     std::vector<T> v(n);
     if constexpr (std::is_integral_v<T>) {
@@ -270,21 +271,29 @@ std::size_t bias_rows_case(std::int64_t R, std::int64_t C, std::size_t x_off, st
     }
     return v;
   };
+  const std::int64_t pitch = C + y_pad;
   const auto hx = fill(static_cast<std::size_t>(R * C)), hb = fill(static_cast<std::size_t>(C));
-  device_array<T> x(hx.size(), x_off), b(hb.size(), b_off), y(hx.size());
+  device_array<T> x(hx.size(), x_off), b(hb.size(), b_off), y(static_cast<std::size_t>(R * pitch));
   x.upload(hx);
   b.upload(hb);
   y.poison();
   const auto bias = ew::strided(static_cast<const T*>(b.data()), ew::extents{C}, ew::strides{1});
-  EW_REQUIRE_CUDA(ew::elementwise(ew::add<T>{}, ew::extents{R, C}, y.data(),
+  EW_REQUIRE_CUDA(ew::elementwise(ew::add<T>{}, ew::extents{R, C},
+                                  ew::strided(y.data(), ew::extents{R, C}, ew::strides{pitch, 1}),
                                   ew::in(static_cast<const T*>(x.data()), bias), stream));
   EW_REQUIRE_CUDA(cudaStreamSynchronize(stream));
   const auto hy = y.download();
   std::size_t wrong = 0;
-  for (std::int64_t i = 0; i < R * C; ++i) {
+  for (std::int64_t i = 0; i < R * pitch; ++i) {
     const auto k = static_cast<std::size_t>(i);
-    wrong += !same_bits(hy[k], ew::add<T>{}(hx[k], hb[static_cast<std::size_t>(i % C)]));
+    if (i % pitch >= C) {
+      wrong += !holds_poison(hy[k]);
+    } else {
+      const auto at = static_cast<std::size_t>(i / pitch * C + i % pitch);
+      wrong += !same_bits(hy[k], ew::add<T>{}(hx[at], hb[static_cast<std::size_t>(i % pitch)]));
+    }
   }
+  REQUIRE(y.guards_intact());
   return wrong;
 }
 
@@ -292,9 +301,10 @@ std::size_t bias_rows_case(std::int64_t R, std::int64_t C, std::size_t x_off, st
 
 TEST_CASE("rows that are not whole vectors: inputs at every alignment, vectors across rows, a short last one",
           "[nd]") {
-  // Rows from ew::tuning::nd_kernel_shapes::vector_row_split_min_cols elements take the vector-row
-  // kernel's Split form: `b`'s vectors start anywhere in a 16-byte word (two words shifted together, or
-  // element by element at a row's ends), so do `x`'s when it is off a vector, and R * C is not whole vectors.
+  // Rows from ew::tuning::nd_kernel_shapes::vector_row_wrap_min_cols elements take the vector-row kernel's
+  // Wrap form (`b` is read along the rows: every vector of it element by element from its row and the
+  // next), `x` off a vector as two whole words shifted together, and R * C is not whole vectors. (The
+  // Split form, `b` from two shifted words, is the padded outputs' below.)
   owned_stream stream;
   std::mt19937_64 rng(base_seed() + 21);
   for (const std::size_t x_off : {0, 1}) {
@@ -305,6 +315,33 @@ TEST_CASE("rows that are not whole vectors: inputs at every alignment, vectors a
       CHECK(bias_rows_case<__half>(7, 263, x_off, b_off, rng, stream.get()) == 0);
       CHECK(bias_rows_case<float>(31, 3135, x_off, b_off, rng, stream.get()) == 0);
       CHECK(bias_rows_case<double>(13, 777, x_off, b_off, rng, stream.get()) == 0);
+      // Shorter rows.
+      CHECK(bias_rows_case<std::uint8_t>(301, 129, x_off, b_off, rng, stream.get()) == 0);
+      CHECK(bias_rows_case<__nv_bfloat16>(257, 255, x_off, b_off, rng, stream.get()) == 0);
+      CHECK(bias_rows_case<__half>(99, 65, x_off, b_off, rng, stream.get()) == 0);
+      CHECK(bias_rows_case<float>(131, 169, x_off, b_off, rng, stream.get()) == 0);
+      CHECK(bias_rows_case<double>(67, 99, x_off, b_off, rng, stream.get()) == 0);
+    }
+  }
+}
+
+TEST_CASE("padded outputs: pitched rows and column slices, the padding untouched", "[nd]") {
+  // Outputs whose rows are `C + pad` apart take the vector-row kernel's Split form (padding up to
+  // ew::tuning::nd_kernel_shapes::vector_row_max_padding_percent of a row) or, with more, the N-dimensional
+  // kernel: vectors wholly in the padding, vectors that end in it or cross it into the next row, `x` and
+  // `b` at every alignment.
+  owned_stream stream;
+  std::mt19937_64 rng(base_seed() + 22);
+  for (const std::int64_t pad : {1, 7, 24, 500, 1200}) {
+    for (const std::size_t x_off : {0, 1}) {
+      for (const std::size_t b_off : {0, 3}) {
+        INFO("pad " << pad << " x_off " << x_off << " b_off " << b_off);
+        CHECK(bias_rows_case<std::uint8_t>(37, 1021, x_off, b_off, rng, stream.get(), pad) == 0);
+        CHECK(bias_rows_case<__nv_bfloat16>(29, 1000, x_off, b_off, rng, stream.get(), pad) == 0);
+        CHECK(bias_rows_case<__half>(7, 263, x_off, b_off, rng, stream.get(), pad) == 0);
+        CHECK(bias_rows_case<float>(31, 1024, x_off, b_off, rng, stream.get(), pad) == 0);
+        CHECK(bias_rows_case<double>(13, 777, x_off, b_off, rng, stream.get(), pad) == 0);
+      }
     }
   }
 }

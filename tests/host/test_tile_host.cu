@@ -328,14 +328,15 @@ struct row_op {
   }
 };
 
-/// `y[n, c, x] = row_op(a[n, c, x], b[x], s[c], index)` over [n, c, x], the output at `out_off`, `b` at
-/// `b_off` and `a` at `a_off`; returns the path the launch took; the kernels' shapes `S::value` (ew's own by
-/// default).
+/// `y[n, c, x] = row_op(a[n, c, x], b[x], s[c], index)` over [n, c, x], the output at `out_off` (its rows
+/// `x + out_pad` elements apart: the padding must keep its poison), `b` at `b_off` and `a` at `a_off`;
+/// returns the path the launch took; the kernels' shapes `S::value` (ew's own by default).
 template <class T, class S = ew::tuning::default_nd_shapes_t>
 std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_t out_off, std::uint64_t seed,
-                     std::int64_t b_off = 0, std::int64_t a_off = 0) {
+                     std::int64_t b_off = 0, std::int64_t a_off = 0, std::int64_t out_pad = 0) {
   const std::int64_t total = n * c * x;
-  buffer<T> a_buf(total + a_off + 8), b_buf(x + b_off + 8), s(c + 8), y(total + out_off + 8);
+  const std::int64_t pitch = x + out_pad, span = n * c * pitch;
+  buffer<T> a_buf(total + a_off + 8), b_buf(x + b_off + 8), s(c + 8), y(span + out_off + 8);
   T* const a = a_buf.base + a_off;
   T* const b = b_buf.base + b_off;
   std::mt19937_64 rng(seed);
@@ -343,33 +344,46 @@ std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_
   fill_random(b_buf.base, x + b_off + 8, rng);
   fill_random(s.base, c + 8, rng);
   std::memset(static_cast<void*>(y.base), ew_test::poison_byte,
-              static_cast<std::size_t>(total + out_off + 8) * sizeof(T));
+              static_cast<std::size_t>(span + out_off + 8) * sizeof(T));
   access_log log;
   current_log = &log;
   ew::detail::host_access_observer = &observe;
   const ew::extents<3> e{n, c, x};
   const std::string path = simulate<ew::tuning::default_nd_shapes.strided.vector_rows,
                                     ew::tuning::default_nd_shapes.strided.vector_cols, S>(
-      row_op<T>{}, e, cuda::std::make_tuple(y.base + out_off),
+      row_op<T>{}, e,
+      cuda::std::make_tuple(ew::strided(y.base + out_off, e, ew::strides{c * pitch, pitch, 1})),
       cuda::std::make_tuple(
           static_cast<const T*>(a), ew::strided(static_cast<const T*>(b), e, ew::strides{0, 0, 1}),
           ew::strided(static_cast<const T*>(s.base), e, ew::strides{0, 1, 0}), ew::index()));
   ew::detail::host_access_observer = nullptr;
   current_log = nullptr;
-  INFO("shape " << n << "x" << c << "x" << x << " out_off " << out_off << " size " << sizeof(T) << " path "
-                << path);
+  INFO("shape " << n << "x" << c << "x" << x << " out_off " << out_off << " out_pad " << out_pad << " size "
+                << sizeof(T) << " path " << path);
   std::size_t wrong = 0;
   for (std::int64_t i = 0; i < total; ++i) {
     const T want = row_op<T>{}(a[i], b[i % x], s.base[(i / x) % c], i);
-    if (!ew_test::same_bits(y.base[out_off + i], want)) ++wrong;
+    if (!ew_test::same_bits(y.base[out_off + i / x * pitch + i % x], want)) ++wrong;
   }
+  // Every byte stored once, inside a row; the padding and the bytes around the output untouched.
   std::size_t twice = 0;
   const auto lo = reinterpret_cast<std::uintptr_t>(y.base + out_off);
   for (const auto& [addr, cnt] : log.stores) {
-    if (cnt != 1 || addr < lo || addr >= lo + static_cast<std::uintptr_t>(total) * sizeof(T)) ++twice;
+    const std::uintptr_t el = (addr - lo) / sizeof(T);
+    if (cnt != 1 || addr < lo || el >= static_cast<std::uintptr_t>(span) ||
+        el % static_cast<std::uintptr_t>(pitch) >= static_cast<std::uintptr_t>(x))
+      ++twice;
+  }
+  std::size_t touched = 0;
+  const auto* bytes = reinterpret_cast<const unsigned char*>(y.base);
+  for (std::int64_t k = 0; k < (span + out_off + 8) * static_cast<std::int64_t>(sizeof(T)); ++k) {
+    const std::int64_t el = k / static_cast<std::int64_t>(sizeof(T)) - out_off;
+    const bool inside = el >= 0 && el < span && el % pitch < x;
+    if (!inside && bytes[k] != ew_test::poison_byte) ++touched;
   }
   CHECK(wrong == 0);
   CHECK(twice == 0);
+  CHECK(touched == 0);
   CHECK(log.stores.size() == static_cast<std::size_t>(total) * sizeof(T));
   CHECK(log.misaligned == 0);
   return path;
@@ -378,6 +392,16 @@ std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_
 }  // namespace
 
 namespace {
+
+/// ew's kernel shapes without the vector-row kernel's Wrap form: rows that are not whole vectors take the
+/// Split form from 256 elements, whatever their inputs.
+struct split_only {
+  static constexpr ew::tuning::nd_kernel_shapes value = [] {
+    ew::tuning::nd_kernel_shapes s{};
+    s.vector_row_wrap_min_cols = 0;
+    return s;
+  }();
+};
 
 /// ew's kernel shapes without the vector-row kernel: the row kernel and the gather path take its launches.
 struct no_vector_rows {
@@ -402,9 +426,10 @@ TEST_CASE("row kernel body on the host: rows of whole vectors, chunks, and the g
   // `b` one element off a vector: the row kernel with ew's shapes too (the vector-row kernel needs every
   // input's rows to start at whole vectors).
   CHECK(row_case<float>(2, 3, 1024, 0, ++seed, 1).rfind("row", 0) == 0);
-  // A misaligned output, a short row that is not whole vectors, rows too short: the gather path.
+  // A misaligned output, rows too short: the gather path (a short row that is not whole vectors: the
+  // vector-row kernel's Wrap form).
   CHECK(row_case<float>(2, 3, 1024, 1, ++seed).rfind("gather", 0) == 0);
-  CHECK(row_case<float>(2, 3, 250, 0, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float>(2, 3, 250, 0, ++seed).rfind("vector_row wrap", 0) == 0);
   CHECK(row_case<float, no_vector_rows>(4, 3, 1020, 0, ++seed).rfind("gather", 0) == 0);
   CHECK(row_case<float>(4, 3, 1020, 0, ++seed, 1).rfind("gather", 0) == 0);
 }
@@ -434,28 +459,87 @@ TEST_CASE("vector-row kernel body on the host: rows that are not whole vectors (
   // Rows from `vector_row_split_min_cols` elements that are not whole vectors: vectors that end in the next
   // row, a last vector short of a whole one (n * c * x not a multiple of the width), `b` along the rows
   // at every alignment (one element off a vector, and not: each row's vectors start where the row does),
-  // `s` broadcast, the index; ranks 3 and 2 after coalescing.
+  // `s` broadcast, the index; ranks 3 and 2 after coalescing. The Wrap form off (`split_only`): with it,
+  // `b` would take it.
   static_assert(ew::tuning::default_nd_shapes.vector_row_split_min_cols == 256);
   for (const std::int64_t b_off : {0, 1}) {
     for (const std::int64_t x : {257, 1021, 1026, 3135}) {
-      const std::string path = row_case<float>(3, 5, x, 0, ++seed, b_off);
+      const std::string path = row_case<float, split_only>(3, 5, x, 0, ++seed, b_off);
       INFO(path);
       CHECK(path.rfind("vector_row split", 0) == 0);
       CHECK(path.find(" broadcast 4") != std::string::npos);
     }
-    CHECK(row_case<__nv_bfloat16>(3, 5, 1021, 0, ++seed, b_off).rfind("vector_row split", 0) == 0);
-    CHECK(row_case<__nv_bfloat16>(2, 7, 3135, 0, ++seed, b_off).rfind("vector_row split", 0) == 0);
-    CHECK(row_case<__half>(1, 3, 263, 0, ++seed, b_off).rfind("vector_row split", 0) == 0);
-    CHECK(row_case<double>(3, 1, 1001, 0, ++seed, b_off).rfind("vector_row split", 0) == 0);
+    CHECK(row_case<__nv_bfloat16, split_only>(3, 5, 1021, 0, ++seed, b_off).rfind("vector_row split", 0) ==
+          0);
+    CHECK(row_case<__nv_bfloat16, split_only>(2, 7, 3135, 0, ++seed, b_off).rfind("vector_row split", 0) ==
+          0);
+    CHECK(row_case<__half, split_only>(1, 3, 263, 0, ++seed, b_off).rfind("vector_row split", 0) == 0);
+    CHECK(row_case<double, split_only>(3, 1, 1001, 0, ++seed, b_off).rfind("vector_row split", 0) == 0);
   }
   // `a` (laid out as the output) off a vector: its vectors from two whole ones, element by element at its
   // ends.
-  CHECK(row_case<float>(3, 5, 1021, 0, ++seed, 0, 1).rfind("vector_row split", 0) == 0);
-  CHECK(row_case<__nv_bfloat16>(2, 7, 3135, 0, ++seed, 3, 5).rfind("vector_row split", 0) == 0);
-  CHECK(row_case<double>(2, 3, 777, 0, ++seed, 1, 1).rfind("vector_row split", 0) == 0);
-  // Shorter rows: the gather path; an output off a vector: the gather path.
-  CHECK(row_case<__nv_bfloat16>(3, 5, 255, 0, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float, split_only>(3, 5, 1021, 0, ++seed, 0, 1).rfind("vector_row split", 0) == 0);
+  CHECK(row_case<__nv_bfloat16, split_only>(2, 7, 3135, 0, ++seed, 3, 5).rfind("vector_row split", 0) == 0);
+  CHECK(row_case<double, split_only>(2, 3, 777, 0, ++seed, 1, 1).rfind("vector_row split", 0) == 0);
+  // With ew's shapes `b` (read along the rows other than by the flat index) takes the Wrap form at every
+  // length; shorter rows: the Wrap form; an output off a vector: the gather path.
+  CHECK(row_case<float>(3, 5, 1021, 0, ++seed, 1).rfind("vector_row wrap", 0) == 0);
+  CHECK(row_case<__nv_bfloat16>(2, 7, 3135, 0, ++seed).rfind("vector_row wrap", 0) == 0);
+  CHECK(row_case<__nv_bfloat16>(3, 5, 255, 0, ++seed).rfind("vector_row wrap", 0) == 0);
   CHECK(row_case<float>(3, 5, 1021, 1, ++seed).rfind("gather", 0) == 0);
+}
+
+TEST_CASE("vector-row kernel body on the host: short rows that are not whole vectors (Wrap)", "[nd][tile]") {
+  std::uint64_t seed = ew_test::base_seed() + 16;
+  // Rows from `vector_row_wrap_min_cols` to `vector_row_split_min_cols` elements that are not whole
+  // vectors: every vector reads `b` (along the rows, at every alignment) element by element from its row
+  // and the next, `s` (broadcast along them) as its two rows' elements, the index by element; `a` laid
+  // out as the output, at every alignment; a last vector short of a whole one; ranks 3 and 2.
+  static_assert(ew::tuning::default_nd_shapes.vector_row_wrap_min_cols == 64);
+  for (const std::int64_t b_off : {0, 1}) {
+    for (const std::int64_t x : {65, 129, 169, 255}) {
+      const std::string path = row_case<float>(3, 5, x, 0, ++seed, b_off, b_off);
+      INFO(path);
+      CHECK(path.rfind("vector_row wrap", 0) == 0);
+    }
+    CHECK(row_case<__nv_bfloat16>(3, 5, 129, 0, ++seed, b_off, 3).rfind("vector_row wrap", 0) == 0);
+    CHECK(row_case<__nv_bfloat16>(2, 7, 169, 0, ++seed, b_off).rfind("vector_row wrap", 0) == 0);
+    CHECK(row_case<__half>(1, 3, 71, 0, ++seed, b_off, 1).rfind("vector_row wrap", 0) == 0);
+    CHECK(row_case<std::uint8_t>(3, 2, 255, 0, ++seed, b_off, 5).rfind("vector_row wrap", 0) == 0);
+    CHECK(row_case<double>(3, 1, 99, 0, ++seed, b_off).rfind("vector_row wrap", 0) == 0);
+    CHECK(row_case<double>(1, 1, 64, 0, ++seed, 1).rfind("vector_row wrap", 0) != 0);  // whole vectors
+  }
+  // Shorter rows, and padded outputs with short rows: not the vector-row kernel.
+  CHECK(row_case<float>(3, 5, 63, 0, ++seed).rfind("gather", 0) == 0);
+  CHECK(row_case<float>(3, 5, 129, 0, ++seed, 0, 0, 3).rfind("vector_row", 0) != 0);
+}
+
+TEST_CASE("vector-row kernel body on the host: padded outputs (pitched, column-sliced) in the Split form",
+          "[nd][tile]") {
+  std::uint64_t seed = ew_test::base_seed() + 15;
+  // Output rows `x + pad` apart: whole-vector rows with whole-vector padding (vectors wholly in the padding
+  // do nothing), rows and padding of any length (vectors that end in the padding or cross it into the next
+  // row), `a` and `b` at every alignment, a last vector that ends in the padding; padding of half a row
+  // (`vector_row_max_padding_percent`, 50).
+  static_assert(ew::tuning::default_nd_shapes.vector_row_max_padding_percent == 50);
+  for (const std::int64_t pad : {1, 3, 8, 24, 128}) {
+    for (const std::int64_t b_off : {0, 1}) {
+      for (const std::int64_t x : {256, 1000, 1021}) {
+        const std::string path = row_case<float>(3, 5, x, 0, ++seed, b_off, 0, pad);
+        INFO(path);
+        CHECK(path.rfind("vector_row split", 0) == 0);
+      }
+      CHECK(row_case<__nv_bfloat16>(2, 3, 1000, 8, ++seed, b_off, 3, pad).rfind("vector_row split", 0) == 0);
+      CHECK(row_case<std::uint8_t>(1, 3, 1021, 16, ++seed, b_off, 1, pad).rfind("vector_row split", 0) == 0);
+      CHECK(row_case<double>(2, 1, 777, 0, ++seed, b_off, 1, pad).rfind("vector_row split", 0) == 0);
+    }
+  }
+  CHECK(row_case<float>(2, 3, 300, 0, ++seed, 0, 0, 150).rfind("vector_row split", 0) == 0);
+  // More padding than half a row, rows below `vector_row_split_min_cols`, an output off a vector: the
+  // N-dimensional kernel.
+  CHECK(row_case<float>(2, 3, 300, 0, ++seed, 0, 0, 151).rfind("vector_row", 0) != 0);
+  CHECK(row_case<float>(2, 3, 252, 0, ++seed, 0, 0, 4).rfind("vector_row", 0) != 0);
+  CHECK(row_case<float>(2, 3, 1000, 1, ++seed, 0, 0, 24).rfind("vector_row", 0) != 0);
 }
 
 namespace {
@@ -514,7 +598,7 @@ namespace {
 /// chunks of odd blocks with three vectors in flight; rows from 8 vectors; three vectors a thread on the
 /// gather path; vector rows in blocks of 96 threads, three vectors each, one kernel choosing the body for
 /// the set of broadcast arrays (ew's own: a kernel for each set), rows that are not whole vectors from 40
-/// elements.
+/// elements (the Split form) and from 8 (the Wrap form).
 struct odd_shapes {
   static constexpr ew::tuning::nd_kernel_shapes value = [] {
     ew::tuning::nd_kernel_shapes s{};
@@ -527,6 +611,7 @@ struct odd_shapes {
     s.vector_row_unroll = 3;
     s.vector_row_kernel_per_set = false;
     s.vector_row_split_min_cols = 40;
+    s.vector_row_wrap_min_cols = 8;
     s.tile_side = 32;
     s.tile_block_threads = 96;
     s.tile_loads_in_flight = 2;
@@ -557,16 +642,21 @@ TEST_CASE("the tile, vector-row, row and gather kernels under a policy's shapes 
   CHECK(row_case<float, odd_shapes>(2, 3, 32, 0, ++seed, 1).rfind("row", 0) == 0);
   CHECK(row_case<float, odd_shapes>(1, 2, 4100, 0, ++seed, 1).rfind("row", 0) == 0);
   CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 5, 3136, 0, ++seed, 3).rfind("row", 0) == 0);
-  // Rows shorter than 8 vectors with `b` off a vector, and rows that are not whole vectors: the gather
-  // path, 3 vectors a thread.
+  // Rows shorter than 8 vectors with `b` off a vector, an output off a vector, rows of fewer than 8 elements
+  // that are not whole vectors: the gather path, 3 vectors a thread; rows of 8 to 39: the Wrap form.
   CHECK(row_case<float, odd_shapes>(4, 3, 28, 0, ++seed, 1).rfind("gather", 0) == 0);
   CHECK(row_case<float, odd_shapes>(2, 3, 1026, 2, ++seed).rfind("gather", 0) == 0);
-  CHECK(row_case<float, odd_shapes>(2, 3, 39, 0, ++seed).rfind("gather", 0) == 0);
-  // Rows of 40 elements and more that are not whole vectors: the `Split` kernel, 3 vectors a thread, one
-  // kernel choosing the set (many vectors end in the next row; the last ones short).
-  CHECK(row_case<float, odd_shapes>(3, 5, 41, 0, ++seed).rfind("vector_row split", 0) == 0);
-  CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 3, 45, 0, ++seed, 1).rfind("vector_row split", 0) == 0);
-  CHECK(row_case<double, odd_shapes>(1, 7, 43, 0, ++seed, 1).rfind("vector_row split", 0) == 0);
+  CHECK(row_case<float, odd_shapes>(2, 3, 39, 0, ++seed).rfind("vector_row wrap", 0) == 0);
+  CHECK(row_case<__nv_bfloat16, odd_shapes>(3, 2, 9, 0, ++seed, 1, 1).rfind("vector_row wrap", 0) == 0);
+  CHECK(row_case<float, odd_shapes>(2, 3, 7, 0, ++seed).rfind("gather", 0) == 0);
+  // Rows of 40 elements and more that are not whole vectors, `b` gathered along them: the `Wrap` kernel, 3
+  // vectors a thread, one kernel choosing the set (many vectors end in the next row; the last ones short).
+  CHECK(row_case<float, odd_shapes>(3, 5, 41, 0, ++seed).rfind("vector_row wrap", 0) == 0);
+  CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 3, 45, 0, ++seed, 1).rfind("vector_row wrap", 0) == 0);
+  CHECK(row_case<double, odd_shapes>(1, 7, 43, 0, ++seed, 1).rfind("vector_row wrap", 0) == 0);
+  // Padded outputs from rows of 40 elements, 3 vectors a thread.
+  CHECK(row_case<float, odd_shapes>(3, 5, 41, 0, ++seed, 1, 0, 3).rfind("vector_row split", 0) == 0);
+  CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 3, 48, 0, ++seed, 0, 1, 8).rfind("vector_row split", 0) == 0);
 }
 
 namespace {

@@ -48,8 +48,10 @@ struct policy_nd_shapes {
 
 /// A vector-row launch: with `S...` (`nd_kernel_shapes::vector_row_kernel_per_set`), the kernel compiled
 /// for the set of broadcast arrays that `p.broadcast` names, one per set `S`; without, the kernel holding
-/// every set's body. `Split`: the kernels for rows that are not whole vectors (`p.split`).
-template <class Op, int Vec, class Shapes, bool Split, int R, class OutPtrs, class Ins, std::size_t... S>
+/// every set's body. `Split`, `Wrap`: the kernels for rows that are not whole vectors (`p.split`,
+/// `p.wrap`).
+template <class Op, int Vec, class Shapes, bool Split, bool Wrap, int R, class OutPtrs, class Ins,
+          std::size_t... S>
 cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>& p, const Op& op,
                                const OutPtrs& outs, const Ins& ins, cudaStream_t stream,
                                cuda::std::index_sequence<S...>) {
@@ -57,7 +59,7 @@ cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>
   const launch_shape shape{static_cast<std::size_t>(p.blocks), static_cast<std::size_t>(threads)};
   if constexpr (sizeof...(S) == 0) {
     constexpr auto kernel = &vector_row_elementwise_kernel<Op, Vec, Shapes::value.vector_row_unroll, threads,
-                                                           R, OutPtrs, Ins, -1, Split>;
+                                                           R, OutPtrs, Ins, -1, Split, Wrap>;
     return launch_kernel<kernel>(args, p, shape, op, outs, ins, stream);
   } else {
     constexpr unsigned arrays =
@@ -67,7 +69,7 @@ cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>
         ((p.broadcast == subset_of(static_cast<unsigned>(S), arrays)
               ? (err = launch_kernel<
                      &vector_row_elementwise_kernel<Op, Vec, Shapes::value.vector_row_unroll, threads, R,
-                                                    OutPtrs, Ins, static_cast<int>(S), Split>>(
+                                                    OutPtrs, Ins, static_cast<int>(S), Split, Wrap>>(
                      args, p, shape, op, outs, ins, stream),
                  true)
               : false) ||
@@ -144,13 +146,19 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
             cuda::std::make_index_sequence<(1u << cuda::std::popcount(thread_t::array_bits))>,
             cuda::std::index_sequence<>>;
         if constexpr (shapes::value.vector_row_split_min_cols > 0) {
-          if (call.vector_row.split) {  // rows that are not whole vectors
-            return launch_vector_rows<Op, vec, shapes, true, R>(args, call.vector_row, op, outs_1d,
-                                                                gather_ins, stream, sets{});
+          if (call.vector_row.split) {  // long rows that are not whole vectors, or padded
+            return launch_vector_rows<Op, vec, shapes, true, false, R>(args, call.vector_row, op, outs_1d,
+                                                                       gather_ins, stream, sets{});
           }
         }
-        return launch_vector_rows<Op, vec, shapes, false, R>(args, call.vector_row, op, outs_1d, gather_ins,
-                                                             stream, sets{});
+        if constexpr (shapes::value.vector_row_wrap_min_cols > 0) {
+          if (call.vector_row.wrap) {  // short rows that are not whole vectors
+            return launch_vector_rows<Op, vec, shapes, false, true, R>(args, call.vector_row, op, outs_1d,
+                                                                       gather_ins, stream, sets{});
+          }
+        }
+        return launch_vector_rows<Op, vec, shapes, false, false, R>(args, call.vector_row, op, outs_1d,
+                                                                    gather_ins, stream, sets{});
       }
     }
     if constexpr (vec > 1) {

@@ -28,7 +28,8 @@ enum class nd_path {
   /// Every operand contiguous in the same order: the 1-D launch.
   contiguous,
   /// The outputs contiguous, every array input along their innermost dimension (stride 1) or broadcast
-  /// along it (stride 0): the 1-D kernel with gather operands.
+  /// along it (stride 0): the 1-D kernel with gather operands. Outputs whose rows are padded
+  /// (`padded_row_major`) take it only through the vector-row kernel (`nd_call::prepare`).
   gather,
   /// The outputs contiguous, some array input contiguous along another dimension: the tile kernel.
   tile,
@@ -49,6 +50,30 @@ EW_HD bool dense_row_major(const nd_shape<R, K>& s, int k) {
   return true;
 }
 
+/// Whether operand `k` of `s` has operand `j`'s strides.
+template <int R, int K>
+EW_HD bool same_strides_as(const nd_shape<R, K>& s, int k, int j) {
+  for (int d = 0; d < s.rank; ++d) {
+    if (s.stride[k][d] != s.stride[j][d]) return false;
+  }
+  return true;
+}
+
+/// Whether operand `k` of coalesced shape `s` is row-major over rows padded to a pitch (a pitched or
+/// column-sliced array): stride 1 innermost, the next stride (the pitch) at least the innermost extent,
+/// each one further out the span of the dimensions inside at that pitch.
+template <int R, int K>
+EW_HD bool padded_row_major(const nd_shape<R, K>& s, int k) {
+  const int last = s.rank - 1;
+  if (last < 1 || s.stride[k][last] != 1 || s.stride[k][last - 1] < s.extent[last]) return false;
+  std::int64_t step = s.stride[k][last - 1];
+  for (int d = last - 1; d >= 0; --d) {
+    if (s.stride[k][d] != step) return false;
+    step *= s.extent[d];
+  }
+  return true;
+}
+
 /// The kernel for coalesced shape `s` whose operands `0..num_out-1` are the outputs and whose array inputs
 /// are marked in `array` (the index is not: it reads no memory). `vec` is the launch's vector width.
 /// For the tile kernel, `b` is set to the dimension along which every permuted input is contiguous.
@@ -59,8 +84,11 @@ EW_HD nd_path choose_nd_path(const nd_shape<R, K>& s, int num_out, const bool (&
   bool contiguous = s.rank == 1;
   for (int k = 0; contiguous && k < K; ++k) contiguous = s.stride[k][0] == 1;
   if (contiguous) return nd_path::contiguous;
-  for (int k = 0; k < num_out; ++k) {
-    if (!dense_row_major(s, k)) return nd_path::rows;
+  // Dense outputs; or padded ones, all laid out as the first, for the vector-row kernel.
+  bool dense = true;
+  for (int k = 0; k < num_out; ++k) dense = dense && dense_row_major(s, k);
+  for (int k = 0; !dense && k < num_out; ++k) {
+    if (!padded_row_major(s, k) || !same_strides_as(s, k, 0)) return nd_path::rows;
   }
   bool permuted = false, tileable = vec > 1 && s.rank >= 2;
   for (int k = num_out; k < K; ++k) {
@@ -80,7 +108,7 @@ EW_HD nd_path choose_nd_path(const nd_shape<R, K>& s, int num_out, const bool (&
     for (int k = num_out; fits && k < K; ++k) fits = gather_fits(s, k);
     return fits ? nd_path::gather : nd_path::rows;
   }
-  return tileable ? nd_path::tile : nd_path::rows;
+  return tileable && dense ? nd_path::tile : nd_path::rows;
 }
 
 /// Whether operand `k` of coalesced shape `s` fits a `gather_map`: its offsets below 2^31.
@@ -134,36 +162,60 @@ bool make_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int vec, boo
 /// `vec` (vector_row_kernel.cuh), when the outputs are aligned to a vector (`outputs_aligned`) and its rows
 /// hold whole vectors (`cols % vec == 0`), or else hold at least `split_min_cols` elements and a vector
 /// (`split`: 0 never), for blocks of `threads` threads of `unroll` vectors: true, with the plan in `p` (its
-/// `broadcast` the caller's). The 32-bit division needs fewer than 2^31 elements, which a gather launch
-/// (`gather_fits`) has.
+/// `broadcast` the caller's). Outputs whose rows are padded (`padded_row_major`, operand 0's pitch) take
+/// the `split` form, if their padding is at most `max_padding_percent` of a row. Dense rows that are not
+/// whole vectors take the `wrap` form from `wrap_min_cols` elements (0: never) where they are shorter
+/// than `split_min_cols` or an input is read along the rows other than by the flat index
+/// (`gathers_along_rows`: a bias), and else the `split` form. The 32-bit division needs fewer than 2^31
+/// elements, which a gather launch (`gather_fits`: the outputs' span too) has.
 template <int R, int K>
 bool make_vector_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int vec, bool outputs_aligned,
-                          int threads, int unroll, int split_min_cols, vector_row_plan<R>& p) {
+                          int threads, int unroll, int split_min_cols, int max_padding_percent,
+                          int wrap_min_cols, bool gathers_along_rows, vector_row_plan<R>& p) {
   const int last = last_dimension(s);
   const std::uint64_t cols = static_cast<std::uint64_t>(s.extent[last]);
+  const std::uint64_t pitch = last >= 1 ? static_cast<std::uint64_t>(s.stride[0][last - 1]) : cols;
   const std::uint64_t v = static_cast<std::uint64_t>(vec);
-  if (vec <= 1 || threads <= 0 || !outputs_aligned || elements >= (std::uint64_t{1} << 31)) return false;
-  p.split = cols % v != 0;
-  if (p.split && (split_min_cols <= 0 || cols < static_cast<std::uint64_t>(split_min_cols) || cols < v))
+  if (vec <= 1 || threads <= 0 || !outputs_aligned || cols == 0) return false;
+  if (pitch != cols && (max_padding_percent <= 0 ||
+                        (pitch - cols) * 100 > cols * static_cast<std::uint64_t>(max_padding_percent)))
     return false;
-  p.row_vectors = fast_divmod(static_cast<std::uint32_t>(p.split ? cols : cols / v));
+  const std::uint64_t span = (elements / cols - 1) * pitch + cols;  // the outputs' flat elements
+  if (span >= (std::uint64_t{1} << 31)) return false;
+  p.split = cols % v != 0 || pitch != cols;
+  p.wrap = false;
+  const bool split_fits =
+      split_min_cols > 0 && cols >= static_cast<std::uint64_t>(split_min_cols) && cols >= v;
+  const bool wrap_fits =
+      pitch == cols && wrap_min_cols > 0 && cols >= static_cast<std::uint64_t>(wrap_min_cols) && cols >= v;
+  if (p.split) {
+    // The Wrap form for dense rows that are short, or where an input is gathered along them (the Split
+    // form's shifted loads and its edge vectors cost more there: change 29's `wrapall`).
+    if (wrap_fits && (gathers_along_rows || !split_fits)) {
+      p.split = false;
+      p.wrap = true;
+    } else if (!split_fits) {
+      return false;
+    }
+  }
+  p.row_vectors = fast_divmod(static_cast<std::uint32_t>(p.split || p.wrap ? pitch : cols / v));
   for (int d = 1; d < last; ++d) p.extent[d] = fast_divmod(static_cast<std::uint32_t>(s.extent[d]));
   p.last = last;
   p.cols = static_cast<std::uint32_t>(cols);
-  p.elements = static_cast<std::uint32_t>(elements);
-  p.vectors = static_cast<std::uint32_t>((elements + v - 1) / v);
+  p.pitch = static_cast<std::uint32_t>(pitch);
+  p.elements = static_cast<std::uint32_t>(span);
+  p.vectors = static_cast<std::uint32_t>((span + v - 1) / v);
   const std::uint64_t per_block = static_cast<std::uint64_t>(threads) * static_cast<std::uint64_t>(unroll);
   p.blocks = static_cast<std::uint32_t>((p.vectors + per_block - 1) / per_block);
   return true;
 }
 
-/// Whether operand `k` of `s` has operand 0's strides (the first output's layout, dense row-major).
+/// Whether operand `k` of `s` is found by the outputs' flat index: the first output dense row-major and
+/// `k` laid out as it. (Over padded outputs an input laid out as them is read by its rows, as the others:
+/// a vector from the flat index could take the padding's bytes.)
 template <int R, int K>
 bool same_strides_as_output(const nd_shape<R, K>& s, int k) {
-  for (int d = 0; d < s.rank; ++d) {
-    if (s.stride[k][d] != s.stride[0][d]) return false;
-  }
-  return true;
+  return dense_row_major(s, 0) && same_strides_as(s, k, 0);
 }
 
 /// The tile plan of coalesced shape `s` with the permuted inputs contiguous along `b`, tiles `tile_side` a

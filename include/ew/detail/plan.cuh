@@ -74,8 +74,10 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   row_plan row{};
   /// A gather launch whose rows hold whole vectors, with every output aligned to one and every array input
   /// along the rows from a whole vector or broadcast along them (`rows_take_vectors`), or whose rows are
-  /// not whole vectors but long (`vector_row.split`, `nd_kernel_shapes::vector_row_split_min_cols`): the
-  /// vector-row kernel, with its plan (`path == gather`; before `whole_rows`).
+  /// not whole vectors or padded but long (`vector_row.split`, `nd_kernel_shapes::vector_row_split_min_cols`
+  /// and `vector_row_max_padding_percent`), or not whole vectors and short (`vector_row.wrap`,
+  /// `vector_row_wrap_min_cols`): the vector-row kernel, with its plan (`path == gather`; before
+  /// `whole_rows`).
   bool vector_rows = false;
   vector_row_plan<R> vector_row{};
 
@@ -121,11 +123,16 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       bool aligned = Vec > 1;
       for (int k = 0; k < num_out; ++k)
         aligned = aligned && ops[k].address % (ops[k].element_size * Vec) == 0;
-      whole_rows = make_row_plan(shape, elements, Vec, aligned, S::value, row);
+      // Padded outputs (pitched, column-sliced): the vector-row kernel's split form or the N-d kernel.
+      const bool padded = !dense_row_major(shape, 0);
+      whole_rows = !padded && make_row_plan(shape, elements, Vec, aligned, S::value, row);
       vector_rows =
           make_vector_row_plan(shape, elements, Vec, aligned, S::value.vector_row_threads,
-                               S::value.vector_row_unroll, S::value.vector_row_split_min_cols, vector_row) &&
-          (vector_row.split || rows_take_vectors());
+                               S::value.vector_row_unroll, S::value.vector_row_split_min_cols,
+                               S::value.vector_row_max_padding_percent, S::value.vector_row_wrap_min_cols,
+                               gathers_along_rows(), vector_row) &&
+          (vector_row.split || vector_row.wrap || rows_take_vectors());
+      if (padded && !vector_rows) path = nd_path::rows;
       if (vector_rows) {
         for (int i = 0; i < static_cast<int>(sizeof...(In)); ++i) {
           const int k = rows[i];
@@ -146,6 +153,16 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
                         inner_ok ? strided.vector_cols : 1,
                         static_cast<std::uint64_t>(ops[0].address / ops[0].element_size));
     return cudaSuccess;
+  }
+
+  /// Whether an array input of a gather launch runs along the rows (innermost stride 1) other than as the
+  /// outputs do (not found by their flat index): a bias, a slice.
+  bool gathers_along_rows() const {
+    const int last = last_dimension(shape);
+    for (int k = num_out; k < num_ops; ++k) {
+      if (!ops[k].affine && shape.stride[k][last] == 1 && !same_strides_as_output(shape, k)) return true;
+    }
+    return false;
   }
 
   /// Whether every array input of a gather launch runs along the rows from a whole vector at every row

@@ -158,6 +158,25 @@ struct nd_kernel_shapes {
   /// 13 (H200, 2026-12-04, docs/PERFORMANCE.md): from 64 elements instead, bias rows of 129 and 255
   /// elements ran 0.83 to 0.98 of this (the gather path), per-channel bf16 rows of 169 1.09 to 1.13.
   int vector_row_split_min_cols = 256;
+  /// Rows shorter than that (or all, with `vector_row_split_min_cols` 0), and rows of any length where an
+  /// input is read along them other than by the flat index (a bias), that are not whole vectors, from
+  /// this many elements and a vector, outputs dense and aligned, take the vector-row kernel's `Wrap` form
+  /// (0: never; the 1-D kernel with gather operands takes them): every vector done the same way, an input
+  /// along the rows read element by element from its row and the next, one broadcast along them as its
+  /// two rows' elements; no vector done apart from its warp. Change 29 (H200, 2026-12-04,
+  /// docs/PERFORMANCE.md): bias rows of 129 and 255 elements 1.31 and 1.26x the gather path (bf16), 1.05
+  /// and 1.04x (f32), per-channel rows of 169 1.34x and 1.03x; bias rows of 1021 (`wrapall`) 1.04x
+  /// (bf16) and 1.18x (u8) the Split form, per-channel rows of 3135 0.93x (bf16), which keep the Split form.
+  /// Rows below 64 are not measured.
+  int vector_row_wrap_min_cols = 64;
+  /// Outputs whose rows are padded (pitched, or columns sliced from a wider array) take the vector-row
+  /// kernel's `Split` form (rows from `vector_row_split_min_cols` elements) where the padding is at most
+  /// this percentage of a row (0: never; the N-dimensional kernel takes them): its flat index runs over
+  /// the outputs' memory, padding included, so a thread in the padding does nothing. Change 28 (H200,
+  /// 2026-12-04, docs/PERFORMANCE.md), relu of [2^14, 1000] into rows 1250, 1500 and 2000 elements apart
+  /// beside the N-dimensional kernel: 1.13 and 1.05x it (f32), 1.40 and 1.35x (bf16) at 25 and 50%,
+  /// 0.88 and 0.90x at 100%.
+  int vector_row_max_padding_percent = 50;
 
   /// Row launches (row_kernel.cuh: a gather launch whose rows hold whole vectors): 128 threads a block,
   /// two vectors in flight each, as the 1-D kernel for unary ops; a block takes up to `row_chunk_vectors`
@@ -263,6 +282,8 @@ constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
     return "vector_row_threads must be 0 or a multiple of 32 in [32, 1024]";
   if (s.vector_row_unroll < 1 || s.vector_row_unroll > 16) return "vector_row_unroll must be in [1, 16]";
   if (s.vector_row_split_min_cols < 0) return "vector_row_split_min_cols must be >= 0";
+  if (s.vector_row_max_padding_percent < 0) return "vector_row_max_padding_percent must be >= 0";
+  if (s.vector_row_wrap_min_cols < 0) return "vector_row_wrap_min_cols must be >= 0";
   if (s.row_block_threads < 32 || s.row_block_threads > 1024 || s.row_block_threads % 32 != 0)
     return "row_block_threads must be a multiple of 32 in [32, 1024]";
   if (s.row_unroll < 1 || s.row_unroll > 16) return "row_unroll must be in [1, 16]";

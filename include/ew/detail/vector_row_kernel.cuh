@@ -37,11 +37,13 @@ namespace detail {
 /// The vectors of a vector-row launch over a coalesced shape of rank `last + 1` (`R` at most): `vectors`
 /// output vectors in flat order, `row_vectors` of them a row; block `b` takes vectors `[b * Unroll *
 /// threads, (b + 1) * Unroll * threads)`, thread `t` those `t` apart by `threads`. With `split`, rows of
-/// `cols` elements that are not whole vectors: a vector may end in the next row, and the last one may be
-/// short (`vectors` rounds up).
+/// `cols` elements that are not whole vectors, or outputs whose rows are `pitch` elements apart (pitched
+/// or column-sliced arrays): the flat index runs over the outputs' memory, `pitch` elements a row, the
+/// last `pitch - cols` of them padding that nothing reads or writes; a vector may end in the padding or
+/// the next row, and the last one may be short (`vectors` rounds up).
 template <int R>
 struct vector_row_plan {
-  /// A vector's row and its column in vectors; with `split`, a flat element's row and column.
+  /// A vector's row and its column in vectors; with `split`, a flat element's row and column (by `pitch`).
   fast_divmod row_vectors{1};
   /// Division of a row's index by the coalesced extent `d`, for `1 <= d < last`: the row's coordinates.
   fast_divmod extent[R] = {};
@@ -50,9 +52,13 @@ struct vector_row_plan {
   std::uint32_t blocks = 0;
   /// Bit `i` set where input `i` is an array broadcast along the rows (its innermost stride 0).
   unsigned broadcast = 0;
-  /// Rows that are not whole vectors (the kernel's `Split`), their length and the launch's elements.
+  /// Rows that are not whole vectors or padded (the kernel's `Split`), or short rows that are not whole
+  /// vectors (the kernel's `Wrap`); their length, the outputs' row pitch (`cols` where they are dense), and
+  /// the flat elements the outputs span (padding included).
   bool split = false;
+  bool wrap = false;
   std::uint32_t cols = 0;
+  std::uint32_t pitch = 0;
   std::uint32_t elements = 0;
 };
 
@@ -96,12 +102,17 @@ struct vector_row_value {
 /// What one thread of a vector-row launch does (`Vec` elements a vector, `Unroll` vectors); `Ins` a tuple
 /// of gather operands and uniform 1-D operands. `Set` (`0 <= Set < 2^n` for `n` arrays): the body for the
 /// broadcast arrays `subset_of(Set, array_bits)` only, which `p.broadcast` must name; -1: every body, the
-/// one for `p.broadcast` chosen at run time. `Split` (`p.split`): rows that are not whole vectors; an
-/// input along the rows is loaded as a vector where its address is a whole vector and from the two whole
-/// vectors around it where not (`along`), and a vector that ends in the next row or past the last element
-/// is done element by element (`edge`).
-template <class Op, int Vec, int Unroll, int R, class OutPtrs, class Ins, int Set = -1, bool Split = false>
+/// one for `p.broadcast` chosen at run time. `Split` (`p.split`): rows that are not whole vectors, or
+/// padded outputs; an input along the rows is loaded as a vector where its address is a whole vector and
+/// from the two whole vectors around it where not (`along`), and a vector that ends in the padding, the
+/// next row or past the last element is done element by element (`edge`). `Wrap` (`p.wrap`): short rows
+/// that are not whole vectors, dense outputs: every vector the same way, an input along the rows element
+/// by element from its row and the next (`wrapped`), one broadcast along them as its two rows' elements;
+/// only the launch's last vector, if short, element by element.
+template <class Op, int Vec, int Unroll, int R, class OutPtrs, class Ins, int Set = -1, bool Split = false,
+          bool Wrap = false>
 struct vector_row_thread {
+  static_assert(!(Split && Wrap));
   static constexpr std::size_t num_in = cuda::std::tuple_size<Ins>::value;
   static constexpr std::size_t num_out = cuda::std::tuple_size<OutPtrs>::value;
   template <std::size_t K>
@@ -211,7 +222,7 @@ struct vector_row_thread {
   EW_HD static vector_word<in_t<K>, Vec> along(const in_t<K>* base, std::uint32_t at, std::uint32_t len) {
     using T = in_t<K>;
     const T* q = base + at;
-    if constexpr (Split) {
+    if constexpr (Split || Wrap) {
       const auto misaligned =
           static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * Vec));
       if (misaligned != 0) {
@@ -227,6 +238,48 @@ struct vector_row_thread {
       }
     }
     return load_vector<Vec>(q);
+  }
+
+  /// `Wrap`: input `K` of the vector at flat element `i`, column `col` of the row at `coord`, whose
+  /// elements from `p.cols - col` on are in the next row (at `next`): an array along the rows element by
+  /// element, one broadcast along them its two rows' elements, the index by element; uniform operands and
+  /// arrays laid out as the outputs as in the other forms.
+  template <int Last, std::size_t K, class X>
+  EW_HD vector_row_value<in_t<K>, Vec> wrapped(const X& x, std::uint32_t i, const std::uint32_t (&coord)[R],
+                                               const std::uint32_t (&next)[R], std::uint32_t col) const {
+    vector_row_value<in_t<K>, Vec> r{};
+    if constexpr (is_gather_array_v<X> || is_gather_affine_v<X>) {
+      if constexpr (is_gather_array_v<X>) {
+        if (x.flat) {
+          r.w = along<K>(x.ptr, i, p.elements);
+          return r;
+        }
+      }
+      // The next row is read only where the vector reaches it (the last row has none).
+      const std::uint32_t here = row_offset<Last>(x, coord), there = row_offset<Last>(x, next);
+      if constexpr (is_gather_array_v<X>) {
+        if (x.map.inner_stride == 0) {  // broadcast along the rows: the two rows' elements
+          const in_t<K> a = x.ptr[here];
+          const in_t<K> b = col + static_cast<std::uint32_t>(Vec) > p.cols ? x.ptr[there] : a;
+          EW_DETAIL_UNROLL
+          for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = col + j < p.cols ? a : b;
+          return r;
+        }
+      }
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; ++j) {  // along the rows (inner stride 1: a gather launch has no other)
+        const bool on = col + j >= p.cols;
+        const std::uint32_t c = on ? col + j - p.cols : col + j;
+        if constexpr (is_gather_array_v<X>) {
+          r.w.elements.v[j] = x.ptr[(on ? there : here) + c];
+        } else {
+          r.w.elements.v[j] = edge_element(x, i + j, on ? there : here, c);
+        }
+      }
+    } else {
+      r.w = x.template vector<Vec>(static_cast<std::size_t>(i));
+    }
+    return r;
   }
 
   /// The coordinates of row `row` along the coalesced dimensions before the innermost.
@@ -270,8 +323,9 @@ struct vector_row_thread {
     }
   }
 
-  /// A `Split` launch's vector `v` that ends in the next row or past the last element, element by element:
-  /// the elements from column `col` of row `row`, then those of the next row.
+  /// A `Split` launch's vector `v` that ends in the padding, the next row or past the last element, element
+  /// by element: the elements from column `col` of row `row` to the row's end, then those of the next row
+  /// (none of the padding between).
 #pragma nv_exec_check_disable
   template <int Last, std::size_t... I, std::size_t... O>
   EW_HD void edge(std::uint32_t v, cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
@@ -283,12 +337,13 @@ struct vector_row_thread {
     row_coords<Last>(row + 1, next);
     const std::uint32_t off_here[] = {row_offset<Last>(cuda::std::get<I>(ins), here)..., 0u};
     const std::uint32_t off_next[] = {row_offset<Last>(cuda::std::get<I>(ins), next)..., 0u};
-    const std::uint32_t split = p.cols - col;  // elements left in this row (may be Vec or more at the end)
+    // Each element loaded, computed and stored in turn: loading them all first (change 28's first form)
+    // took the kernel from 32 to 40 registers and ran the odd bias 10 to 27% slower (docs/PERFORMANCE.md).
     EW_DETAIL_UNROLL
     for (std::uint32_t j = 0; j < static_cast<std::uint32_t>(Vec); ++j) {
-      if (i + j < p.elements) {
-        const bool on = j >= split;
-        const std::uint32_t c = on ? j - split : col + j;
+      const bool on = col + j >= p.pitch;  // in the next row (a vector is never longer than a row)
+      const std::uint32_t c = on ? col + j - p.pitch : col + j;
+      if (i + j < p.elements && c < p.cols) {  // not past the end, not padding
         auto r = op(edge_element(cuda::std::get<I>(ins), i + j, on ? off_next[I] : off_here[I], c)...);
         cuda::std::tuple<vector_word<out_t<O>, 1>...> results;
         ((cuda::std::get<O>(results).elements.v[0] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
@@ -300,7 +355,7 @@ struct vector_row_thread {
   /// Element `j` of input `K`'s value: the broadcast element where `Mask` says so.
   template <bool Known, unsigned Mask, std::size_t K>
   EW_HD static in_t<K> element(const vector_row_value<in_t<K>, Vec>& v, int j) {
-    if constexpr (Known && ((Mask >> K) & 1u) != 0) {
+    if constexpr (!Wrap && Known && ((Mask >> K) & 1u) != 0) {
       return v.scalar;
     } else {
       return v.w.elements.v[j];
@@ -312,35 +367,51 @@ struct vector_row_thread {
   EW_HD void body(std::uint32_t first, std::uint32_t threads, cuda::std::index_sequence<I...>,
                   cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_row_value<in_t<I>, Vec>, Unroll>...> loaded;
-    bool edges[Unroll] = {};  // `Split`: the vectors `edge` does
+    // `Split`: the vectors `edge` does (1), and those wholly in the outputs' padding, which do nothing (2).
+    unsigned char edges[Unroll] = {};
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {  // every load first
       const std::uint32_t v = first + static_cast<std::uint32_t>(u) * threads;
       if (v < p.vectors) {
         const std::uint32_t i = v * static_cast<std::uint32_t>(Vec);
         std::uint32_t row, col;
-        if constexpr (Split) {
+        if constexpr (Wrap) {
+          edges[u] = i + static_cast<std::uint32_t>(Vec) > p.elements ? 1 : 0;  // the last vector, short
+          if (edges[u] != 0) continue;
           p.row_vectors.divmod(i, row, col);
-          edges[u] = col + static_cast<std::uint32_t>(Vec) > p.cols ||
-                     i + static_cast<std::uint32_t>(Vec) > p.elements;
-          if (edges[u]) continue;
+        } else if constexpr (Split) {
+          p.row_vectors.divmod(i, row, col);
+          const std::uint32_t end = col + static_cast<std::uint32_t>(Vec);  // `col` below `p.pitch`
+          edges[u] = col >= p.cols && end <= p.pitch
+                         ? 2
+                         : (end > p.cols || i + static_cast<std::uint32_t>(Vec) > p.elements ? 1 : 0);
+          if (edges[u] != 0) continue;
         } else {
           p.row_vectors.divmod(v, row, col);
           col *= static_cast<std::uint32_t>(Vec);
         }
         std::uint32_t coord[R] = {};
         row_coords<Last>(row, coord);
-        ((cuda::std::get<I>(loaded)[u] = input<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord, col)),
-         ...);
+        if constexpr (Wrap) {
+          std::uint32_t next[R] = {};
+          row_coords<Last>(row + 1, next);
+          ((cuda::std::get<I>(loaded)[u] = wrapped<Last, I>(cuda::std::get<I>(ins), i, coord, next, col)),
+           ...);
+        } else {
+          ((cuda::std::get<I>(loaded)[u] =
+                input<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord, col)),
+           ...);
+        }
       }
     }
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       const std::uint32_t v = first + static_cast<std::uint32_t>(u) * threads;
       if (v < p.vectors) {
-        if constexpr (Split) {
-          if (edges[u]) {
-            edge<Last>(v, cuda::std::index_sequence<I...>{}, cuda::std::index_sequence<O...>{});
+        if constexpr (Split || Wrap) {
+          if (edges[u] != 0) {
+            if (edges[u] == 1)
+              edge<Last>(v, cuda::std::index_sequence<I...>{}, cuda::std::index_sequence<O...>{});
             continue;
           }
         }
@@ -357,18 +428,20 @@ struct vector_row_thread {
   }
 };
 
-/// The vector-row kernel: block `blockIdx.x` of plan `p`, `Threads` a block, no loop; `Set` and `Split` as
+/// The vector-row kernel: block `blockIdx.x` of plan `p`, `Threads` a block, no loop; `Set`, `Split` and
+/// `Wrap` as
 /// in `vector_row_thread`. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says
 /// why). Ops with side reductions do not take it (each block would add its partial sums to the targets: one
 /// vector a thread).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, int Unroll, int Threads, int R, class OutPtrs, class Ins, int Set, bool Split>
+template <class Op, int Vec, int Unroll, int Threads, int R, class OutPtrs, class Ins, int Set, bool Split,
+          bool Wrap>
 EW_KERNEL void __launch_bounds__(Threads)
     vector_row_elementwise_kernel(Op op, vector_row_plan<R> p, launch_shape s, OutPtrs outs, Ins ins) {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
-  vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins, Set, Split> t{op, outs, ins, p};
+  vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins, Set, Split, Wrap> t{op, outs, ins, p};
   t.block(blockIdx.x, threadIdx.x, Threads);
 }
 #pragma nv_diagnostic pop
