@@ -244,12 +244,15 @@ struct vector_row_thread {
   /// elements from `p.cols - col` on are in the next row (at `next`): an array along the rows element by
   /// element, one broadcast along them its two rows' elements, the index by element; uniform operands and
   /// arrays laid out as the outputs as in the other forms.
-  template <int Last, std::size_t K, class X>
+  /// With `Known`, the arrays in `Mask` are broadcast along the rows and the others run along them (no
+  /// test of the stride, one path compiled each).
+  template <bool Known, unsigned Mask, int Last, std::size_t K, class X>
   EW_HD vector_row_value<in_t<K>, Vec> wrapped(const X& x, std::uint32_t i, const std::uint32_t (&coord)[R],
                                                const std::uint32_t (&next)[R], std::uint32_t col) const {
     vector_row_value<in_t<K>, Vec> r{};
+    constexpr bool known_broadcast = Known && ((Mask >> K) & 1u) != 0;
     if constexpr (is_gather_array_v<X> || is_gather_affine_v<X>) {
-      if constexpr (is_gather_array_v<X>) {
+      if constexpr (is_gather_array_v<X> && !known_broadcast) {
         if (x.flat) {
           r.w = along<K>(x.ptr, i, p.elements);
           return r;
@@ -257,8 +260,8 @@ struct vector_row_thread {
       }
       // The next row is read only where the vector reaches it (the last row has none).
       const std::uint32_t here = row_offset<Last>(x, coord), there = row_offset<Last>(x, next);
-      if constexpr (is_gather_array_v<X>) {
-        if (x.map.inner_stride == 0) {  // broadcast along the rows: the two rows' elements
+      if constexpr (is_gather_array_v<X> && (known_broadcast || !Known)) {
+        if (known_broadcast || x.map.inner_stride == 0) {  // broadcast along the rows: the two rows' elements
           const in_t<K> a = x.ptr[here];
           const in_t<K> b = col + static_cast<std::uint32_t>(Vec) > p.cols ? x.ptr[there] : a;
           EW_DETAIL_UNROLL
@@ -295,6 +298,22 @@ struct vector_row_thread {
       }
     }
     coord[0] = row;
+  }
+
+  /// The coordinates of the row after the one at `coord`: one carried in from the innermost of them, no
+  /// division (`row_coords` of `row + 1` gives the same).
+  template <int Last>
+  EW_HD void next_row_coords(const std::uint32_t (&coord)[R], std::uint32_t (&next)[R]) const {
+    bool carry = true;
+    EW_DETAIL_UNROLL
+    for (int d = R - 1; d >= 1; --d) {
+      if (d < (Last > 0 ? Last : p.last)) {
+        const std::uint32_t c = coord[d] + (carry ? 1u : 0u);
+        carry = c == p.extent[d].divisor;
+        next[d] = carry ? 0u : c;
+      }
+    }
+    next[0] = coord[0] + (carry ? 1u : 0u);
   }
 
   /// Input `K`'s offset of the row at `coord` (arrays and the index; 0 for the rest).
@@ -334,7 +353,7 @@ struct vector_row_thread {
     p.row_vectors.divmod(i, row, col);
     std::uint32_t here[R] = {}, next[R] = {};
     row_coords<Last>(row, here);
-    row_coords<Last>(row + 1, next);
+    next_row_coords<Last>(here, next);
     const std::uint32_t off_here[] = {row_offset<Last>(cuda::std::get<I>(ins), here)..., 0u};
     const std::uint32_t off_next[] = {row_offset<Last>(cuda::std::get<I>(ins), next)..., 0u};
     // Each element loaded, computed and stored in turn: loading them all first (change 28's first form)
@@ -394,8 +413,8 @@ struct vector_row_thread {
         row_coords<Last>(row, coord);
         if constexpr (Wrap) {
           std::uint32_t next[R] = {};
-          row_coords<Last>(row + 1, next);
-          ((cuda::std::get<I>(loaded)[u] = wrapped<Last, I>(cuda::std::get<I>(ins), i, coord, next, col)),
+          next_row_coords<Last>(coord, next);
+          ((cuda::std::get<I>(loaded)[u] = wrapped<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord, next, col)),
            ...);
         } else {
           ((cuda::std::get<I>(loaded)[u] =
