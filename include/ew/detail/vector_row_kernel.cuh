@@ -414,7 +414,8 @@ struct vector_row_thread {
         if constexpr (Wrap) {
           std::uint32_t next[R] = {};
           next_row_coords<Last>(coord, next);
-          ((cuda::std::get<I>(loaded)[u] = wrapped<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord, next, col)),
+          ((cuda::std::get<I>(loaded)[u] =
+                wrapped<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord, next, col)),
            ...);
         } else {
           ((cuda::std::get<I>(loaded)[u] =
