@@ -260,29 +260,43 @@ struct vector_row_thread {
       }
       // The next row is read only where the vector reaches it (the last row has none).
       const std::uint32_t here = row_offset<Last>(x, coord), there = row_offset<Last>(x, next);
-      if constexpr (is_gather_array_v<X> && (known_broadcast || !Known)) {
-        if (known_broadcast || x.map.inner_stride == 0) {  // broadcast along the rows: the two rows' elements
-          const in_t<K> a = x.ptr[here];
-          const in_t<K> b = col + static_cast<std::uint32_t>(Vec) > p.cols ? x.ptr[there] : a;
-          EW_DETAIL_UNROLL
-          for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = col + j < p.cols ? a : b;
-          return r;
+      if constexpr (known_broadcast) {
+        r.w = two_rows<K>(x.ptr, here, there, col);
+      } else {
+        if constexpr (is_gather_array_v<X> && !Known) {
+          if (x.map.inner_stride == 0) {
+            r.w = two_rows<K>(x.ptr, here, there, col);
+            return r;
+          }
         }
-      }
-      EW_DETAIL_UNROLL
-      for (int j = 0; j < Vec; ++j) {  // along the rows (inner stride 1: a gather launch has no other)
-        const bool on = col + j >= p.cols;
-        const std::uint32_t c = on ? col + j - p.cols : col + j;
-        if constexpr (is_gather_array_v<X>) {
-          r.w.elements.v[j] = x.ptr[(on ? there : here) + c];
-        } else {
-          r.w.elements.v[j] = edge_element(x, i + j, on ? there : here, c);
+        EW_DETAIL_UNROLL
+        for (int j = 0; j < Vec; ++j) {  // along the rows (inner stride 1: a gather launch has no other)
+          const bool on = col + j >= p.cols;
+          const std::uint32_t c = on ? col + j - p.cols : col + j;
+          if constexpr (is_gather_array_v<X>) {
+            r.w.elements.v[j] = x.ptr[(on ? there : here) + c];
+          } else {
+            r.w.elements.v[j] = edge_element(x, i + j, on ? there : here, c);
+          }
         }
       }
     } else {
       r.w = x.template vector<Vec>(static_cast<std::size_t>(i));
     }
     return r;
+  }
+
+  /// `Wrap`: an array broadcast along the rows, for the vector at column `col` of the row whose element is
+  /// at `here` (the next row's at `there`): the row's element up to the row's end, the next row's after it.
+  template <std::size_t K>
+  EW_HD vector_word<in_t<K>, Vec> two_rows(const in_t<K>* ptr, std::uint32_t here, std::uint32_t there,
+                                           std::uint32_t col) const {
+    const in_t<K> a = ptr[here];
+    const in_t<K> b = col + static_cast<std::uint32_t>(Vec) > p.cols ? ptr[there] : a;
+    vector_word<in_t<K>, Vec> w;
+    EW_DETAIL_UNROLL
+    for (int j = 0; j < Vec; ++j) w.elements.v[j] = col + j < p.cols ? a : b;
+    return w;
   }
 
   /// The coordinates of row `row` along the coalesced dimensions before the innermost.
