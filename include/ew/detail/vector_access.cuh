@@ -118,6 +118,55 @@ EW_HD W load_word(const W* p) {  // 1- and 2-byte words: head, tail, narrow type
   return r;
 }
 
+/// The unsigned integer of `Bytes` bytes (1, 2, 4 or 8), `void` for other sizes.
+template <std::size_t Bytes>
+using unsigned_of_size_t = cuda::std::conditional_t<
+    Bytes == 1, std::uint8_t,
+    cuda::std::conditional_t<
+        Bytes == 2, std::uint16_t,
+        cuda::std::conditional_t<Bytes == 4, std::uint32_t,
+                                 cuda::std::conditional_t<Bytes == 8, std::uint64_t, void>>>>;
+
+/// One unsigned integer of 1, 2, 4 or 8 bytes from the global memory at address `a` (an address held as an
+/// integer, which the compiler cannot see is global: a plain load of it is a generic `LD`).
+template <class W>
+EW_HD W load_global(std::uintptr_t a) {
+  static_assert(cuda::std::is_unsigned_v<W> && sizeof(W) <= 8);
+  W r;
+  if constexpr (sizeof(W) == 1) {
+    unsigned v;
+    NV_IF_TARGET(NV_IS_DEVICE,
+                 (asm volatile("ld.global.u8 %0, [%1];"
+                               : "=r"(v)
+                               : "l"(a)
+                               : "memory");),
+                 (unsigned char c; std::memcpy(&c, reinterpret_cast<const void*>(a), 1); v = c;));
+    r = static_cast<W>(v);
+  } else if constexpr (sizeof(W) == 2) {
+    NV_IF_TARGET(NV_IS_DEVICE,
+                 (asm volatile("ld.global.u16 %0, [%1];"
+                               : "=h"(r)
+                               : "l"(a)
+                               : "memory");),
+                 (std::memcpy(&r, reinterpret_cast<const void*>(a), sizeof(r));));
+  } else if constexpr (sizeof(W) == 4) {
+    NV_IF_TARGET(NV_IS_DEVICE,
+                 (asm volatile("ld.global.u32 %0, [%1];"
+                               : "=r"(r)
+                               : "l"(a)
+                               : "memory");),
+                 (std::memcpy(&r, reinterpret_cast<const void*>(a), sizeof(r));));
+  } else {
+    NV_IF_TARGET(NV_IS_DEVICE,
+                 (asm volatile("ld.global.u64 %0, [%1];"
+                               : "=l"(r)
+                               : "l"(a)
+                               : "memory");),
+                 (std::memcpy(&r, reinterpret_cast<const void*>(a), sizeof(r));));
+  }
+  return r;
+}
+
 EW_HD void store_word(uint4* p, uint4 w) {
   NV_IF_TARGET(NV_IS_DEVICE,
                (asm volatile("st.global.v4.u32 [%0], {%1, %2, %3, %4};" ::"l"(p), "r"(w.x), "r"(w.y),

@@ -19,6 +19,7 @@
 #include <cuda/std/array>
 #include <cuda/std/bit>
 #include <cuda/std/tuple>
+#include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
 #include <nv/target>
@@ -269,14 +270,14 @@ struct vector_row_thread {
             return r;
           }
         }
-        EW_DETAIL_UNROLL
-        for (int j = 0; j < Vec; ++j) {  // along the rows (inner stride 1: a gather launch has no other)
-          const bool on = col + j >= p.cols;
-          const std::uint32_t c = on ? col + j - p.cols : col + j;
-          if constexpr (is_gather_array_v<X>) {
-            r.w.elements.v[j] = x.ptr[(on ? there : here) + c];
-          } else {
-            r.w.elements.v[j] = edge_element(x, i + j, on ? there : here, c);
+        // Along the rows (inner stride 1: a gather launch has no other).
+        if constexpr (is_gather_array_v<X>) {
+          r.w = two_row_run<K>(x.ptr, here + col, there, p.cols - col);
+        } else {
+          EW_DETAIL_UNROLL
+          for (int j = 0; j < Vec; ++j) {
+            const bool on = col + j >= p.cols;
+            r.w.elements.v[j] = edge_element(x, i + j, on ? there : here, on ? col + j - p.cols : col + j);
           }
         }
       }
@@ -296,6 +297,53 @@ struct vector_row_thread {
     vector_word<in_t<K>, Vec> w;
     EW_DETAIL_UNROLL
     for (int j = 0; j < Vec; ++j) w.elements.v[j] = col + j < p.cols ? a : b;
+    return w;
+  }
+
+  /// `Wrap`: `Vec` elements of input `K` along the rows, the first `k` of them (at least one) from element
+  /// `from` on, the rest from element `next` on (the next row's first). Element `j` is loaded from one of
+  /// two addresses fixed for the vector, chosen by `j < k`, at the constant offset `j`: no index arithmetic
+  /// per element (the form before, an index per element widened to an address, took 7 instructions an
+  /// element of the short bias bf16 in the SASS of CUDA 13.0), each load an `ld.global` (`load_global`:
+  /// from an address held as an integer, a plain load is a generic one). 8- and 16-bit elements are packed
+  /// into 32-bit words as they arrive.
+  template <std::size_t K>
+  EW_HD static vector_word<in_t<K>, Vec> two_row_run(const in_t<K>* ptr, std::uint32_t from,
+                                                     std::uint32_t next, std::uint32_t k) {
+    using T = in_t<K>;
+    // Element j is at a0 + j (j < k) or a1 + j (j >= k): a1 is `next` shifted back by k elements, in
+    // unsigned address arithmetic (it may lie before the array; only a1 + j for j >= k is read).
+    const std::uintptr_t a0 = reinterpret_cast<std::uintptr_t>(ptr + from);
+    const std::uintptr_t a1 = reinterpret_cast<std::uintptr_t>(ptr) +
+                              static_cast<std::uintptr_t>(next) * sizeof(T) -
+                              static_cast<std::uintptr_t>(k) * sizeof(T);
+    using U = unsigned_of_size_t<sizeof(T)>;
+    const auto address = [&](int j) { return (static_cast<std::uint32_t>(j) < k ? a0 : a1) + j * sizeof(T); };
+    const auto raw = [&](auto j) { return load_global<U>(address(j)); };  // generic: U may be void
+    vector_word<T, Vec> w;
+    if constexpr (cuda::std::is_void_v<U>) {  // no integer of its size: a plain (generic) load
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; ++j) w.elements.v[j] = *reinterpret_cast<const T*>(address(j));
+    } else if constexpr (sizeof(T) <= 2 && sizeof(T) * Vec == 16 && uses_word_v<T, Vec>) {
+      constexpr int per_word = 4 / static_cast<int>(sizeof(T));
+      std::uint32_t words[4];
+      EW_DETAIL_UNROLL
+      for (int q = 0; q < 4; ++q) {
+        std::uint32_t v = 0;
+        EW_DETAIL_UNROLL
+        for (int e = 0; e < per_word; ++e) {
+          v |= static_cast<std::uint32_t>(raw(q * per_word + e)) << (8 * sizeof(T) * e);
+        }
+        words[q] = v;
+      }
+      w.word.x = words[0];
+      w.word.y = words[1];
+      w.word.z = words[2];
+      w.word.w = words[3];
+    } else {
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; ++j) w.elements.v[j] = cuda::std::bit_cast<T>(raw(j));
+    }
     return w;
   }
 
