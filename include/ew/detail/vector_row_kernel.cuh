@@ -510,6 +510,14 @@ struct vector_row_thread {
   }
 };
 
+/// The Wrap form's blocks an SM must hold at once, for `__launch_bounds__`: as many as 32 registers a thread
+/// allow (16 of 128 threads), which ptxas met without spilling in every Wrap kernel of `ew_cells` (CUDA 13.0;
+/// left to itself it took 34 to 48 for some sets of broadcast arrays, and the per-channel add over bf16
+/// `[64, 256, 13, 13]` ran 4 to 7% slower at 34 than at 32: docs/PERFORMANCE.md, change 32). Other forms: no
+/// bound.
+template <bool Wrap, int Threads>
+inline constexpr int wrap_min_blocks = Wrap ? 65536 / (32 * Threads) : 1;
+
 /// The vector-row kernel: block `blockIdx.x` of plan `p`, `Threads` a block, no loop; `Set`, `Split` and
 /// `Wrap` as
 /// in `vector_row_thread`. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says
@@ -519,7 +527,7 @@ struct vector_row_thread {
 #pragma nv_diag_suppress 1407
 template <class Op, int Vec, int Unroll, int Threads, int R, class OutPtrs, class Ins, int Set, bool Split,
           bool Wrap>
-EW_KERNEL void __launch_bounds__(Threads)
+EW_KERNEL void __launch_bounds__(Threads, wrap_min_blocks<Wrap, Threads>)
     vector_row_elementwise_kernel(Op op, vector_row_plan<R> p, launch_shape s, OutPtrs outs, Ins ins) {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
