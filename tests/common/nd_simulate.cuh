@@ -133,9 +133,10 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
                                                   cuda::std::index_sequence<>{});
         }
         if (!ran) return "vector_row: no kernel for broadcast " + std::to_string(vr.broadcast);
-        return std::string(vr.split  ? "vector_row split"
-                           : vr.wrap ? "vector_row wrap"
-                                     : "vector_row") +
+        return std::string(vr.split && vr.pitched ? "vector_row split pitched"
+                           : vr.split             ? "vector_row split"
+                           : vr.wrap              ? "vector_row wrap"
+                                                  : "vector_row") +
                " row_vectors " + std::to_string(vr.row_vectors.divisor) + " blocks " +
                std::to_string(vr.blocks) + " broadcast " + std::to_string(vr.broadcast);
       }

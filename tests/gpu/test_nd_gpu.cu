@@ -326,17 +326,19 @@ TEST_CASE("rows that are not whole vectors: inputs at every alignment, vectors a
 }
 
 TEST_CASE("padded outputs: pitched rows and column slices, the padding untouched", "[nd]") {
-  // Outputs whose rows are `C + pad` apart take the vector-row kernel's Split form (padding up to
-  // ew::tuning::nd_kernel_shapes::vector_row_max_padding_percent of a row) or, with more, the N-dimensional
-  // kernel: vectors wholly in the padding, vectors that end in it or cross it into the next row, `x` and
-  // `b` at every alignment.
+  // Outputs whose rows are `C + pad` apart take the vector-row kernel's Split form: rows of whole vectors
+  // its pitched form (stored in pieces of 1, 2, 4 or 8 elements, at any padding), the others over the
+  // outputs' memory (padding up to ew::tuning::nd_kernel_shapes::vector_row_max_padding_percent of a row)
+  // or, with more, the N-dimensional kernel: vectors wholly in the padding, vectors that end in it or
+  // cross it into the next row, `x` and `b` at every alignment.
   owned_stream stream;
   std::mt19937_64 rng(base_seed() + 22);
-  for (const std::int64_t pad : {1, 7, 24, 500, 1200}) {
+  for (const std::int64_t pad : {1, 2, 7, 24, 500, 1200}) {
     for (const std::size_t x_off : {0, 1}) {
       for (const std::size_t b_off : {0, 3}) {
         INFO("pad " << pad << " x_off " << x_off << " b_off " << b_off);
         CHECK(bias_rows_case<std::uint8_t>(37, 1021, x_off, b_off, rng, stream.get(), pad) == 0);
+        CHECK(bias_rows_case<std::uint8_t>(19, 1024, x_off, b_off, rng, stream.get(), pad) == 0);
         CHECK(bias_rows_case<__nv_bfloat16>(29, 1000, x_off, b_off, rng, stream.get(), pad) == 0);
         CHECK(bias_rows_case<__half>(7, 263, x_off, b_off, rng, stream.get(), pad) == 0);
         CHECK(bias_rows_case<float>(31, 1024, x_off, b_off, rng, stream.get(), pad) == 0);

@@ -520,7 +520,7 @@ TEST_CASE("vector-row kernel body on the host: padded outputs (pitched, column-s
   // Output rows `x + pad` apart: whole-vector rows with whole-vector padding (vectors wholly in the padding
   // do nothing), rows and padding of any length (vectors that end in the padding or cross it into the next
   // row), `a` and `b` at every alignment, a last vector that ends in the padding; padding of half a row
-  // (`vector_row_max_padding_percent`, 50).
+  // (`vector_row_max_padding_percent`, 50). Rows of whole vectors take its pitched form (next test case).
   static_assert(ew::tuning::default_nd_shapes.vector_row_max_padding_percent == 50);
   for (const std::int64_t pad : {1, 3, 8, 24, 128}) {
     for (const std::int64_t b_off : {0, 1}) {
@@ -534,12 +534,36 @@ TEST_CASE("vector-row kernel body on the host: padded outputs (pitched, column-s
       CHECK(row_case<double>(2, 1, 777, 0, ++seed, b_off, 1, pad).rfind("vector_row split", 0) == 0);
     }
   }
-  CHECK(row_case<float>(2, 3, 300, 0, ++seed, 0, 0, 150).rfind("vector_row split", 0) == 0);
-  // More padding than half a row, rows below `vector_row_split_min_cols`, an output off a vector: the
-  // N-dimensional kernel.
-  CHECK(row_case<float>(2, 3, 300, 0, ++seed, 0, 0, 151).rfind("vector_row", 0) != 0);
-  CHECK(row_case<float>(2, 3, 252, 0, ++seed, 0, 0, 4).rfind("vector_row", 0) != 0);
+  CHECK(row_case<float>(2, 3, 301, 0, ++seed, 0, 0, 150).rfind("vector_row split", 0) == 0);
+  // Rows that are not whole vectors with more padding than half a row, or below
+  // `vector_row_split_min_cols`, an output off a vector: the N-dimensional kernel.
+  CHECK(row_case<float>(2, 3, 301, 0, ++seed, 0, 0, 151).rfind("vector_row", 0) != 0);
+  CHECK(row_case<float>(2, 3, 251, 0, ++seed, 0, 0, 4).rfind("vector_row", 0) != 0);
   CHECK(row_case<float>(2, 3, 1000, 1, ++seed, 0, 0, 24).rfind("vector_row", 0) != 0);
+}
+
+TEST_CASE("vector-row kernel body on the host: rows of whole vectors into padded outputs (pitched)",
+          "[nd][tile]") {
+  std::uint64_t seed = ew_test::base_seed() + 16;
+  // Rows of whole vectors run over their elements and store each vector in pieces that the row pitch
+  // allows (`vector_row_plan::piece`): every piece width from one element to a whole vector, padding of
+  // any length (more than a row too), short rows (below `vector_row_split_min_cols`), inputs at every
+  // alignment (a funnel or element loads), several rows a block and several blocks a row.
+  for (const std::int64_t pad : {1, 2, 4, 6, 8, 12, 250, 1000, 2000}) {
+    for (const std::int64_t b_off : {0, 1}) {
+      for (const std::int64_t x : {8, 64, 1000}) {
+        CHECK(row_case<float>(3, 5, x, 0, ++seed, b_off, 0, pad).rfind("vector_row split pitched", 0) == 0);
+        CHECK(
+            row_case<__nv_bfloat16>(2, 3, x, 8, ++seed, b_off, 3, pad).rfind("vector_row split pitched", 0) ==
+            0);
+      }
+      CHECK(row_case<std::uint8_t>(2, 3, 1024, 16, ++seed, b_off, 1, pad)
+                .rfind("vector_row split pitched", 0) == 0);
+      CHECK(row_case<double>(2, 3, 776, 0, ++seed, b_off, 1, pad).rfind("vector_row split pitched", 0) == 0);
+    }
+  }
+  // Rows of one vector, many rows: the row division by 1.
+  CHECK(row_case<float>(64, 9, 4, 0, ++seed, 0, 0, 3).rfind("vector_row split pitched", 0) == 0);
 }
 
 namespace {

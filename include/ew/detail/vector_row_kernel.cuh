@@ -61,6 +61,12 @@ struct vector_row_plan {
   std::uint32_t cols = 0;
   std::uint32_t pitch = 0;
   std::uint32_t elements = 0;
+  /// With `split`: rows of whole vectors into padded outputs. The flat index runs over the rows' elements
+  /// (`row_vectors` divides by `cols / Vec`), not over the outputs' memory, and each vector is stored at
+  /// `row * pitch + col` in pieces of `piece` elements (a power of two dividing `Vec` and `pitch`: the
+  /// alignment every row's start has), each one aligned store.
+  bool pitched = false;
+  std::uint32_t piece = 0;
 };
 
 /// Whether gather operand `X` is an array (`gather_input`) or the index (`gather_affine`).
@@ -109,7 +115,9 @@ struct vector_row_value {
 /// next row or past the last element is done element by element (`edge`). `Wrap` (`p.wrap`): short rows
 /// that are not whole vectors, dense outputs: every vector the same way, an input along the rows element
 /// by element from its row and the next (`wrapped`), one broadcast along them as its two rows' elements;
-/// only the launch's last vector, if short, element by element.
+/// only the launch's last vector, if short, element by element. `Split` launches with `p.pitched` (rows
+/// of whole vectors into padded outputs) run as the plain form over the rows' elements, each vector
+/// stored at its row's pitch in pieces (`store_pieces`).
 template <class Op, int Vec, int Unroll, int R, class OutPtrs, class Ins, int Set = -1, bool Split = false,
           bool Wrap = false>
 struct vector_row_thread {
@@ -433,6 +441,30 @@ struct vector_row_thread {
     }
   }
 
+  /// A pitched vector of an output (`p.pitched`): stored at `q` in pieces of `piece` elements (a power of
+  /// two, at most `P`), each one aligned access: one 16-byte store where the rows start on a vector, else
+  /// as many as the rows' alignment asks (a row pitch of 1250 bf16 elements: four 4-byte stores).
+  template <int P, class T>
+  EW_HD static void store_pieces(T* q, const vector_word<T, Vec>& w, std::uint32_t piece) {
+    if constexpr (P > 1) {
+      if (piece < static_cast<std::uint32_t>(P)) {
+        store_pieces<P / 2>(q, w, piece);
+        return;
+      }
+    }
+    if constexpr (P == Vec) {
+      store_vector<Vec>(q, w);
+    } else {
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; j += P) {
+        vector_word<T, P> part;
+        EW_DETAIL_UNROLL
+        for (int e = 0; e < P; ++e) part.elements.v[e] = w.elements.v[j + e];
+        store_vector<P>(q + j, part);
+      }
+    }
+  }
+
   /// Element `j` of input `K`'s value: the broadcast element where `Mask` says so.
   template <bool Known, unsigned Mask, std::size_t K>
   EW_HD static in_t<K> element(const vector_row_value<in_t<K>, Vec>& v, int j) {
@@ -448,8 +480,10 @@ struct vector_row_thread {
   EW_HD void body(std::uint32_t first, std::uint32_t threads, cuda::std::index_sequence<I...>,
                   cuda::std::index_sequence<O...>) {
     cuda::std::tuple<cuda::std::array<vector_row_value<in_t<I>, Vec>, Unroll>...> loaded;
-    // `Split`: the vectors `edge` does (1), and those wholly in the outputs' padding, which do nothing (2).
+    // `Split`: the vectors `edge` does (1), and those wholly in the outputs' padding, which do nothing (2);
+    // with `p.pitched`, each vector's element offset in the outputs.
     unsigned char edges[Unroll] = {};
+    std::uint32_t at[Unroll] = {};
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {  // every load first
       const std::uint32_t v = first + static_cast<std::uint32_t>(u) * threads;
@@ -461,12 +495,18 @@ struct vector_row_thread {
           if (edges[u] != 0) continue;
           p.row_vectors.divmod(i, row, col);
         } else if constexpr (Split) {
-          p.row_vectors.divmod(i, row, col);
-          const std::uint32_t end = col + static_cast<std::uint32_t>(Vec);  // `col` below `p.pitch`
-          edges[u] = col >= p.cols && end <= p.pitch
-                         ? 2
-                         : (end > p.cols || i + static_cast<std::uint32_t>(Vec) > p.elements ? 1 : 0);
-          if (edges[u] != 0) continue;
+          if (p.pitched) {  // over the rows' elements: `i` is the flat index of a dense layout
+            p.row_vectors.divmod(v, row, col);
+            col *= static_cast<std::uint32_t>(Vec);
+            at[u] = row * p.pitch + col;
+          } else {
+            p.row_vectors.divmod(i, row, col);
+            const std::uint32_t end = col + static_cast<std::uint32_t>(Vec);  // `col` below `p.pitch`
+            edges[u] = col >= p.cols && end <= p.pitch
+                           ? 2
+                           : (end > p.cols || i + static_cast<std::uint32_t>(Vec) > p.elements ? 1 : 0);
+            if (edges[u] != 0) continue;
+          }
         } else {
           p.row_vectors.divmod(v, row, col);
           col *= static_cast<std::uint32_t>(Vec);
@@ -502,6 +542,12 @@ struct vector_row_thread {
         for (int j = 0; j < Vec; ++j) {
           auto r = op(element<Known, Mask, I>(cuda::std::get<I>(loaded)[u], j)...);
           ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
+        }
+        if constexpr (Split) {
+          if (p.pitched) {
+            (store_pieces<Vec>(cuda::std::get<O>(outs) + at[u], cuda::std::get<O>(results), p.piece), ...);
+            continue;
+          }
         }
         const std::size_t i = static_cast<std::size_t>(v) * Vec;
         (store_vector<Vec>(cuda::std::get<O>(outs) + i, cuda::std::get<O>(results)), ...);
