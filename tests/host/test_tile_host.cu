@@ -144,8 +144,11 @@ TEST_CASE("N-d launch: the kernel each layout takes", "[nd][tile]") {
                ew::strided(cf(b), ew::extents{std::int64_t{1} << 16}, ew::strides{1})) == "gather");
   CHECK(chosen(ew::extents{4, 100}, f(y),
                ew::strided(cf(x), ew::extents{4, 100}, ew::strides{std::int64_t{1} << 30, 1})) == "rows");
-  // A pitched output, or an input strided along every dimension: the N-dimensional kernel.
+  // A pitched output whose rows are whole vectors: the vector-row kernel (its pitched form); one whose
+  // rows are not, and short, or an input strided along every dimension: the N-dimensional kernel.
   CHECK(chosen(ew::extents{64, 100}, ew::strided(f(y), ew::extents{64, 100}, ew::strides{128, 1}), cf(x)) ==
+        "gather");
+  CHECK(chosen(ew::extents{64, 101}, ew::strided(f(y), ew::extents{64, 101}, ew::strides{128, 1}), cf(x)) ==
         "rows");
   CHECK(chosen(ew::extents{64, 100}, f(y), ew::strided(cf(x), ew::extents{64, 100}, ew::strides{400, 2})) ==
         "rows");
