@@ -442,27 +442,48 @@ struct vector_row_thread {
   }
 
   /// A pitched vector of an output (`p.pitched`): stored at `q` in pieces of `piece` elements (a power of
-  /// two, at most `P`), each one aligned access: one 16-byte store where the rows start on a vector, else
-  /// as many as the rows' alignment asks (a row pitch of 1250 bf16 elements: four 4-byte stores).
-  template <int P, class T>
+  /// two, at most `Vec`), each one aligned access: one 16-byte store where the rows start on a vector, else
+  /// as many as the rows' alignment asks (a row pitch of 1250 bf16 elements: four 4-byte stores). 16-byte
+  /// vectors are cut from their four 32-bit words (no element taken apart: an element-wise form took the
+  /// Split kernels of u8 from 32 to 44 registers); others element by element.
+  template <class T>
   EW_HD static void store_pieces(T* q, const vector_word<T, Vec>& w, std::uint32_t piece) {
-    if constexpr (P > 1) {
-      if (piece < static_cast<std::uint32_t>(P)) {
-        store_pieces<P / 2>(q, w, piece);
-        return;
-      }
-    }
-    if constexpr (P == Vec) {
+    const std::uint32_t bytes = piece * static_cast<std::uint32_t>(sizeof(T));
+    if (piece >= static_cast<std::uint32_t>(Vec)) {
       store_vector<Vec>(q, w);
+    } else if constexpr (sizeof(T) * Vec == 16 && uses_word_v<T, Vec>) {
+      auto* b = reinterpret_cast<unsigned char*>(q);
+      const std::uint32_t words[4] = {w.word.x, w.word.y, w.word.z, w.word.w};
+      if (bytes == 8) {
+        store_piece(b, uint2{words[0], words[1]});
+        store_piece(b + 8, uint2{words[2], words[3]});
+      } else if (bytes == 4) {
+        EW_DETAIL_UNROLL
+        for (int k = 0; k < 4; ++k) store_piece(b + 4 * k, words[k]);
+      } else if (bytes == 2) {
+        EW_DETAIL_UNROLL
+        for (int k = 0; k < 8; ++k)
+          store_piece(b + 2 * k, static_cast<unsigned short>(words[k / 2] >> (16 * (k % 2))));
+      } else {
+        EW_DETAIL_UNROLL
+        for (int k = 0; k < 16; ++k)
+          store_piece(b + k, static_cast<unsigned char>(words[k / 4] >> (8 * (k % 4))));
+      }
     } else {
       EW_DETAIL_UNROLL
-      for (int j = 0; j < Vec; j += P) {
-        vector_word<T, P> part;
-        EW_DETAIL_UNROLL
-        for (int e = 0; e < P; ++e) part.elements.v[e] = w.elements.v[j + e];
-        store_vector<P>(q + j, part);
+      for (int j = 0; j < Vec; ++j) {
+        vector_word<T, 1> one;
+        one.elements.v[0] = w.elements.v[j];
+        store_vector<1>(q + j, one);
       }
     }
+  }
+
+  /// One piece of a pitched vector: `w` at `b`, aligned to its size.
+  template <class W>
+  EW_HD static void store_piece(unsigned char* b, W w) {
+    observe_access(b, sizeof(W), true);
+    store_word(reinterpret_cast<W*>(b), w);
   }
 
   /// Element `j` of input `K`'s value: the broadcast element where `Mask` says so.
@@ -545,7 +566,7 @@ struct vector_row_thread {
         }
         if constexpr (Split) {
           if (p.pitched) {
-            (store_pieces<Vec>(cuda::std::get<O>(outs) + at[u], cuda::std::get<O>(results), p.piece), ...);
+            (store_pieces(cuda::std::get<O>(outs) + at[u], cuda::std::get<O>(results), p.piece), ...);
             continue;
           }
         }
@@ -556,13 +577,14 @@ struct vector_row_thread {
   }
 };
 
-/// The Wrap form's blocks an SM must hold at once, for `__launch_bounds__`: as many as 32 registers a thread
-/// allow (16 of 128 threads), which ptxas met without spilling in every Wrap kernel of `ew_cells` (CUDA 13.0;
-/// left to itself it took 34 to 48 for some sets of broadcast arrays, and the per-channel add over bf16
-/// `[64, 256, 13, 13]` ran 4 to 7% slower at 34 than at 32: docs/PERFORMANCE.md, change 32). Other forms: no
-/// bound.
-template <bool Wrap, int Threads>
-inline constexpr int wrap_min_blocks = Wrap ? 65536 / (32 * Threads) : 1;
+/// The blocks an SM must hold at once for the Split and Wrap forms, for `__launch_bounds__`: as many as 32
+/// registers a thread allow (16 of 128 threads), which ptxas met without spilling in every Split and Wrap
+/// kernel of `ew_cells` (CUDA 13.0). Left to itself it took 34 to 48 for some (the Wrap form's
+/// along-the-rows path, the Split form's pitched stores: 32 -> 34 to 44 with change 33), and the
+/// per-channel add over bf16 `[64, 256, 13, 13]` ran 3 to 7% slower at 34 registers than at 32
+/// (docs/PERFORMANCE.md, changes 31 to 33). The plain form: no bound.
+template <bool Bounded, int Threads>
+inline constexpr int vector_row_min_blocks = Bounded ? 65536 / (32 * Threads) : 1;
 
 /// The vector-row kernel: block `blockIdx.x` of plan `p`, `Threads` a block, no loop; `Set`, `Split` and
 /// `Wrap` as
@@ -573,7 +595,7 @@ inline constexpr int wrap_min_blocks = Wrap ? 65536 / (32 * Threads) : 1;
 #pragma nv_diag_suppress 1407
 template <class Op, int Vec, int Unroll, int Threads, int R, class OutPtrs, class Ins, int Set, bool Split,
           bool Wrap>
-EW_KERNEL void __launch_bounds__(Threads, wrap_min_blocks<Wrap, Threads>)
+EW_KERNEL void __launch_bounds__(Threads, vector_row_min_blocks<Split || Wrap, Threads>)
     vector_row_elementwise_kernel(Op op, vector_row_plan<R> p, launch_shape s, OutPtrs outs, Ins ins) {
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
