@@ -579,7 +579,9 @@ struct vector_row_thread {
 
 /// The blocks an SM must hold at once for the Split and Wrap forms, for `__launch_bounds__`: as many as 32
 /// registers a thread allow (16 of 128 threads), which ptxas met without spilling in every Split and Wrap
-/// kernel of `ew_cells` (CUDA 13.0). Left to itself it took 34 to 48 for some (the Wrap form's
+/// kernel of `ew_cells` (CUDA 13.0) but two: the Split form of three arrays none of them broadcast along the
+/// rows (per-channel statistics of channels-last data) keeps 8 bytes on the stack where it took 48
+/// registers. Left to itself ptxas took 34 to 48 for some (the Wrap form's
 /// along-the-rows path, the Split form's pitched stores: 32 -> 34 to 44 with change 33), and the
 /// per-channel add over bf16 `[64, 256, 13, 13]` ran 3 to 7% slower at 34 registers than at 32
 /// (docs/PERFORMANCE.md, changes 31 to 33). The plain form: no bound.
