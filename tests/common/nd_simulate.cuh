@@ -38,26 +38,34 @@ inline void observe(const void* p, std::size_t bytes, bool is_store) {
 
 /// The vector-row launch of plan `vr`, thread by thread: with `Sets...`, the kernel compiled for the set of
 /// broadcast arrays `vr.broadcast` names (`nd_kernel_shapes::vector_row_kernel_per_set`), as the host picks
-/// it; without, the kernel that picks the body itself. Rows that are not whole vectors (`vr.split`,
-/// `vr.wrap`) take the `Split` or `Wrap` kernels, as on the GPU. False where no set matches.
+/// it; without, the kernel that picks the body itself. Each form (`vr.form`) takes its own kernel, as on
+/// the GPU. False where no set matches.
 template <int Vec, int Unroll, class Op, int R, class OutPtrs, class Ins, std::size_t... Sets>
 bool simulate_vector_rows(const Op& op, const OutPtrs& outs, const Ins& ins,
                           const ew::detail::vector_row_plan<R>& vr, std::uint32_t threads,
                           cuda::std::index_sequence<Sets...>) {
+  using form = ew::detail::vector_row_form;
   auto run = [&](auto set) {
-    auto grid = [&](auto split, auto wrap) {
+    auto grid = [&](auto f) {
       using thread_t = ew::detail::vector_row_thread<Op, Vec, Unroll, R, OutPtrs, Ins, decltype(set)::value,
-                                                     decltype(split)::value, decltype(wrap)::value>;
+                                                     decltype(f)::value>;
       for (std::uint32_t b = 0; b < vr.blocks; ++b) {
         for (std::uint32_t t = 0; t < threads; ++t) thread_t{op, outs, ins, vr}.block(b, t, threads);
       }
     };
-    if (vr.split) {
-      grid(std::true_type{}, std::false_type{});
-    } else if (vr.wrap) {
-      grid(std::false_type{}, std::true_type{});
-    } else {
-      grid(std::false_type{}, std::false_type{});
+    switch (vr.form) {
+      case form::whole:
+        grid(std::integral_constant<form, form::whole>{});
+        break;
+      case form::split:
+        grid(std::integral_constant<form, form::split>{});
+        break;
+      case form::wrap:
+        grid(std::integral_constant<form, form::wrap>{});
+        break;
+      case form::pitched:
+        grid(std::integral_constant<form, form::pitched>{});
+        break;
     }
   };
   if constexpr (sizeof...(Sets) == 0) {
@@ -133,10 +141,13 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
                                                   cuda::std::index_sequence<>{});
         }
         if (!ran) return "vector_row: no kernel for broadcast " + std::to_string(vr.broadcast);
-        return std::string(vr.split && vr.pitched ? "vector_row split pitched"
-                           : vr.split             ? "vector_row split"
-                           : vr.wrap              ? "vector_row wrap"
-                                                  : "vector_row") +
+        using form = ew::detail::vector_row_form;
+        return std::string(vr.form == form::pitched
+                               ? (vr.inputs_take_vectors ? "vector_row pitched"
+                                                         : "vector_row pitched, inputs off vectors")
+                           : vr.form == form::split ? "vector_row split"
+                           : vr.form == form::wrap  ? "vector_row wrap"
+                                                    : "vector_row") +
                " row_vectors " + std::to_string(vr.row_vectors.divisor) + " blocks " +
                std::to_string(vr.blocks) + " broadcast " + std::to_string(vr.broadcast);
       }

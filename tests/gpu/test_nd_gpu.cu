@@ -258,8 +258,8 @@ namespace {
 /// `y[r, c] = x[r, c] + b[c]` over [R, C] on the GPU, `x` `x_off` and `b` `b_off` elements past an
 /// allocation's start, `y`'s rows `C + y_pad` apart (`x` laid out as `y` where `y_pad` is 0, dense where
 /// not); the elements that differ from the host's `ew::add` (random bits, u8 too), and the padding
-/// elements that lost their poison.
-template <class T>
+/// elements that lost their poison. `Policy`: the launch's (`void`: none named).
+template <class T, class Policy = void>
 std::size_t bias_rows_case(std::int64_t R, std::int64_t C, std::size_t x_off, std::size_t b_off,
                            std::mt19937_64& rng, cudaStream_t stream, std::int64_t y_pad = 0) {
   auto fill = [&](std::size_t n) {
@@ -278,9 +278,13 @@ std::size_t bias_rows_case(std::int64_t R, std::int64_t C, std::size_t x_off, st
   b.upload(hb);
   y.poison();
   const auto bias = ew::strided(static_cast<const T*>(b.data()), ew::extents{C}, ew::strides{1});
-  EW_REQUIRE_CUDA(ew::elementwise(ew::add<T>{}, ew::extents{R, C},
-                                  ew::strided(y.data(), ew::extents{R, C}, ew::strides{pitch, 1}),
-                                  ew::in(static_cast<const T*>(x.data()), bias), stream));
+  const auto out = ew::strided(y.data(), ew::extents{R, C}, ew::strides{pitch, 1});
+  const auto in = ew::in(static_cast<const T*>(x.data()), bias);
+  if constexpr (std::is_void_v<Policy>) {
+    EW_REQUIRE_CUDA(ew::elementwise(ew::add<T>{}, ew::extents{R, C}, out, in, stream));
+  } else {
+    EW_REQUIRE_CUDA(ew::elementwise<Policy>(ew::add<T>{}, ew::extents{R, C}, out, in, stream));
+  }
   EW_REQUIRE_CUDA(cudaStreamSynchronize(stream));
   const auto hy = y.download();
   std::size_t wrong = 0;
@@ -296,6 +300,18 @@ std::size_t bias_rows_case(std::int64_t R, std::int64_t C, std::size_t x_off, st
   REQUIRE(y.guards_intact());
   return wrong;
 }
+
+/// ew's policy without the vector-row kernel's split and wrap forms (`vector_row_split_min_cols` and
+/// `vector_row_wrap_min_cols` 0): padded outputs whose rows are whole vectors still take its pitched form.
+struct no_split_policy {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e = ew::default_policy::entry<Op>();
+    e.nd.vector_row_split_min_cols = 0;
+    e.nd.vector_row_wrap_min_cols = 0;
+    return e;
+  }
+};
 
 }  // namespace
 
@@ -326,11 +342,12 @@ TEST_CASE("rows that are not whole vectors: inputs at every alignment, vectors a
 }
 
 TEST_CASE("padded outputs: pitched rows and column slices, the padding untouched", "[nd]") {
-  // Outputs whose rows are `C + pad` apart take the vector-row kernel's Split form: rows of whole vectors
-  // its pitched form (stored in pieces of 1, 2, 4 or 8 elements, at any padding), the others over the
-  // outputs' memory (padding up to ew::tuning::nd_kernel_shapes::vector_row_max_padding_percent of a row)
-  // or, with more, the N-dimensional kernel: vectors wholly in the padding, vectors that end in it or
-  // cross it into the next row, `x` and `b` at every alignment.
+  // Outputs whose rows are `C + pad` apart: rows of whole vectors take the vector-row kernel's pitched
+  // form (stored in pieces of 1, 2, 4 or 8 elements, at any padding; one load a vector where `x` and `b`
+  // are on vectors, shifted or element loads where not), the others its split form over the outputs'
+  // memory (padding up to ew::tuning::nd_kernel_shapes::vector_row_max_padding_percent of a row) or, with
+  // more, the N-dimensional kernel: vectors wholly in the padding, vectors that end in it or cross it into
+  // the next row, `x` and `b` at every alignment.
   owned_stream stream;
   std::mt19937_64 rng(base_seed() + 22);
   for (const std::int64_t pad : {1, 2, 7, 24, 500, 1200}) {
@@ -345,6 +362,9 @@ TEST_CASE("padded outputs: pitched rows and column slices, the padding untouched
         CHECK(bias_rows_case<double>(13, 777, x_off, b_off, rng, stream.get(), pad) == 0);
       }
     }
+    // A policy without the split form: the pitched form still, never the whole-vector one.
+    CHECK(bias_rows_case<float, no_split_policy>(31, 1024, 0, 0, rng, stream.get(), pad) == 0);
+    CHECK(bias_rows_case<__nv_bfloat16, no_split_policy>(29, 1000, 1, 3, rng, stream.get(), pad) == 0);
   }
 }
 

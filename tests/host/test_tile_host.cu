@@ -406,6 +406,16 @@ struct split_only {
   }();
 };
 
+/// ew's kernel shapes without the vector-row kernel's Split and Wrap forms.
+struct no_split {
+  static constexpr ew::tuning::nd_kernel_shapes value = [] {
+    ew::tuning::nd_kernel_shapes s{};
+    s.vector_row_split_min_cols = 0;
+    s.vector_row_wrap_min_cols = 0;
+    return s;
+  }();
+};
+
 /// ew's kernel shapes without the vector-row kernel: the row kernel and the gather path take its launches.
 struct no_vector_rows {
   static constexpr ew::tuning::nd_kernel_shapes value = [] {
@@ -517,22 +527,22 @@ TEST_CASE("vector-row kernel body on the host: short rows that are not whole vec
   CHECK(row_case<float>(3, 5, 129, 0, ++seed, 0, 0, 3).rfind("vector_row", 0) != 0);
 }
 
-TEST_CASE("vector-row kernel body on the host: padded outputs (pitched, column-sliced) in the Split form",
+TEST_CASE("vector-row kernel body on the host: padded outputs (pitched, column-sliced) in the split form",
           "[nd][tile]") {
   std::uint64_t seed = ew_test::base_seed() + 15;
-  // Output rows `x + pad` apart: whole-vector rows with whole-vector padding (vectors wholly in the padding
-  // do nothing), rows and padding of any length (vectors that end in the padding or cross it into the next
-  // row), `a` and `b` at every alignment, a last vector that ends in the padding; padding of half a row
-  // (`vector_row_max_padding_percent`, 50). Rows of whole vectors take its pitched form (next test case).
+  // Output rows `x + pad` apart, rows that are not whole vectors: padding of any length (vectors wholly in
+  // it do nothing, vectors that end in it or cross it into the next row), `a` and `b` at every alignment, a
+  // last vector that ends in the padding; padding of half a row (`vector_row_max_padding_percent`, 50).
+  // Rows of whole vectors take the pitched form (next test case).
   static_assert(ew::tuning::default_nd_shapes.vector_row_max_padding_percent == 50);
   for (const std::int64_t pad : {1, 3, 8, 24, 128}) {
     for (const std::int64_t b_off : {0, 1}) {
-      for (const std::int64_t x : {256, 1000, 1021}) {
+      for (const std::int64_t x : {257, 1001, 1021}) {
         const std::string path = row_case<float>(3, 5, x, 0, ++seed, b_off, 0, pad);
         INFO(path);
         CHECK(path.rfind("vector_row split", 0) == 0);
       }
-      CHECK(row_case<__nv_bfloat16>(2, 3, 1000, 8, ++seed, b_off, 3, pad).rfind("vector_row split", 0) == 0);
+      CHECK(row_case<__nv_bfloat16>(2, 3, 1003, 8, ++seed, b_off, 3, pad).rfind("vector_row split", 0) == 0);
       CHECK(row_case<std::uint8_t>(1, 3, 1021, 16, ++seed, b_off, 1, pad).rfind("vector_row split", 0) == 0);
       CHECK(row_case<double>(2, 1, 777, 0, ++seed, b_off, 1, pad).rfind("vector_row split", 0) == 0);
     }
@@ -550,23 +560,28 @@ TEST_CASE("vector-row kernel body on the host: rows of whole vectors into padded
   std::uint64_t seed = ew_test::base_seed() + 16;
   // Rows of whole vectors run over their elements and store each vector in pieces that the row pitch
   // allows (`vector_row_plan::piece`): every piece width from one element to a whole vector, padding of
-  // any length (more than a row too), short rows (below `vector_row_split_min_cols`), inputs at every
-  // alignment (a funnel or element loads), several rows a block and several blocks a row.
+  // any length (more than a row too), short rows (below `vector_row_split_min_cols`), several rows a block
+  // and several blocks a row. With `b_off` 0 every input starts each row on a whole vector (one load a
+  // vector, `inputs_take_vectors`); with 1, `b` and `a` (but f32's) start off one (a funnel or element
+  // loads).
   for (const std::int64_t pad : {1, 2, 4, 6, 8, 12, 250, 1000, 2000}) {
     for (const std::int64_t b_off : {0, 1}) {
+      const char* const want =
+          b_off == 0 ? "vector_row pitched row_vectors" : "vector_row pitched, inputs off";
       for (const std::int64_t x : {8, 64, 1000}) {
-        CHECK(row_case<float>(3, 5, x, 0, ++seed, b_off, 0, pad).rfind("vector_row split pitched", 0) == 0);
-        CHECK(
-            row_case<__nv_bfloat16>(2, 3, x, 8, ++seed, b_off, 3, pad).rfind("vector_row split pitched", 0) ==
-            0);
+        CHECK(row_case<float>(3, 5, x, 0, ++seed, b_off, 0, pad).rfind(want, 0) == 0);
+        CHECK(row_case<__nv_bfloat16>(2, 3, x, 8, ++seed, b_off, 3 * b_off, pad).rfind(want, 0) == 0);
       }
-      CHECK(row_case<std::uint8_t>(2, 3, 1024, 16, ++seed, b_off, 1, pad)
-                .rfind("vector_row split pitched", 0) == 0);
-      CHECK(row_case<double>(2, 3, 776, 0, ++seed, b_off, 1, pad).rfind("vector_row split pitched", 0) == 0);
+      CHECK(row_case<std::uint8_t>(2, 3, 1024, 16, ++seed, b_off, b_off, pad).rfind(want, 0) == 0);
+      CHECK(row_case<double>(2, 3, 776, 0, ++seed, b_off, b_off, pad).rfind(want, 0) == 0);
     }
   }
   // Rows of one vector, many rows: the row division by 1.
-  CHECK(row_case<float>(64, 9, 4, 0, ++seed, 0, 0, 3).rfind("vector_row split pitched", 0) == 0);
+  CHECK(row_case<float>(64, 9, 4, 0, ++seed, 0, 0, 3).rfind("vector_row pitched row_vectors", 0) == 0);
+  // Kernel shapes without the split form (`vector_row_split_min_cols` 0) still take the pitched form.
+  CHECK(
+      row_case<float, no_split>(3, 5, 1000, 0, ++seed, 0, 0, 24).rfind("vector_row pitched row_vectors", 0) ==
+      0);
 }
 
 namespace {
@@ -683,7 +698,8 @@ TEST_CASE("the tile, vector-row, row and gather kernels under a policy's shapes 
   CHECK(row_case<double, odd_shapes>(1, 7, 43, 0, ++seed, 1).rfind("vector_row wrap", 0) == 0);
   // Padded outputs from rows of 40 elements, 3 vectors a thread.
   CHECK(row_case<float, odd_shapes>(3, 5, 41, 0, ++seed, 1, 0, 3).rfind("vector_row split", 0) == 0);
-  CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 3, 48, 0, ++seed, 0, 1, 8).rfind("vector_row split", 0) == 0);
+  CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 3, 48, 0, ++seed, 0, 1, 8).rfind("vector_row pitched", 0) ==
+        0);
 }
 
 namespace {

@@ -48,9 +48,8 @@ struct policy_nd_shapes {
 
 /// A vector-row launch: with `S...` (`nd_kernel_shapes::vector_row_kernel_per_set`), the kernel compiled
 /// for the set of broadcast arrays that `p.broadcast` names, one per set `S`; without, the kernel holding
-/// every set's body. `Split`, `Wrap`: the kernels for rows that are not whole vectors (`p.split`,
-/// `p.wrap`).
-template <class Op, int Vec, class Shapes, bool Split, bool Wrap, int R, class OutPtrs, class Ins,
+/// every set's body; `Form`, `p.form`'s.
+template <class Op, int Vec, class Shapes, vector_row_form Form, int R, class OutPtrs, class Ins,
           std::size_t... S>
 cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>& p, const Op& op,
                                const OutPtrs& outs, const Ins& ins, cudaStream_t stream,
@@ -59,7 +58,7 @@ cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>
   const launch_shape shape{static_cast<std::size_t>(p.blocks), static_cast<std::size_t>(threads)};
   if constexpr (sizeof...(S) == 0) {
     constexpr auto kernel = &vector_row_elementwise_kernel<Op, Vec, Shapes::value.vector_row_unroll, threads,
-                                                           R, OutPtrs, Ins, -1, Split, Wrap>;
+                                                           R, OutPtrs, Ins, -1, Form>;
     return launch_kernel<kernel>(args, p, shape, op, outs, ins, stream);
   } else {
     constexpr unsigned arrays =
@@ -69,7 +68,7 @@ cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>
         ((p.broadcast == subset_of(static_cast<unsigned>(S), arrays)
               ? (err = launch_kernel<
                      &vector_row_elementwise_kernel<Op, Vec, Shapes::value.vector_row_unroll, threads, R,
-                                                    OutPtrs, Ins, static_cast<int>(S), Split, Wrap>>(
+                                                    OutPtrs, Ins, static_cast<int>(S), Form>>(
                      args, p, shape, op, outs, ins, stream),
                  true)
               : false) ||
@@ -145,20 +144,28 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
             shapes::value.vector_row_kernel_per_set && thread_t::specialized,
             cuda::std::make_index_sequence<(1u << cuda::std::popcount(thread_t::array_bits))>,
             cuda::std::index_sequence<>>;
-        if constexpr (shapes::value.vector_row_split_min_cols > 0) {
-          if (call.vector_row.split) {  // long rows that are not whole vectors, or padded
-            return launch_vector_rows<Op, vec, shapes, true, false, R>(args, call.vector_row, op, outs_1d,
-                                                                       gather_ins, stream, sets{});
-          }
+        // Each form the plan can take (nd_paths.cuh, `make_vector_row_plan`), its own kernel.
+        switch (call.vector_row.form) {
+          case vector_row_form::whole:
+            return launch_vector_rows<Op, vec, shapes, vector_row_form::whole, R>(
+                args, call.vector_row, op, outs_1d, gather_ins, stream, sets{});
+          case vector_row_form::pitched:  // rows of whole vectors into padded outputs
+            return launch_vector_rows<Op, vec, shapes, vector_row_form::pitched, R>(
+                args, call.vector_row, op, outs_1d, gather_ins, stream, sets{});
+          case vector_row_form::split:  // long rows that are not whole vectors
+            if constexpr (shapes::value.vector_row_split_min_cols > 0) {
+              return launch_vector_rows<Op, vec, shapes, vector_row_form::split, R>(
+                  args, call.vector_row, op, outs_1d, gather_ins, stream, sets{});
+            }
+            break;
+          case vector_row_form::wrap:  // short rows that are not whole vectors
+            if constexpr (shapes::value.vector_row_wrap_min_cols > 0) {
+              return launch_vector_rows<Op, vec, shapes, vector_row_form::wrap, R>(
+                  args, call.vector_row, op, outs_1d, gather_ins, stream, sets{});
+            }
+            break;
         }
-        if constexpr (shapes::value.vector_row_wrap_min_cols > 0) {
-          if (call.vector_row.wrap) {  // short rows that are not whole vectors
-            return launch_vector_rows<Op, vec, shapes, false, true, R>(args, call.vector_row, op, outs_1d,
-                                                                       gather_ins, stream, sets{});
-          }
-        }
-        return launch_vector_rows<Op, vec, shapes, false, false, R>(args, call.vector_row, op, outs_1d,
-                                                                    gather_ins, stream, sets{});
+        return fail(cudaErrorUnknown, "ew: internal error: no vector-row kernel for the plan's form");
       }
     }
     if constexpr (vec > 1) {

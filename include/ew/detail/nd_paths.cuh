@@ -18,7 +18,7 @@
 #include "row_kernel.cuh"
 #include "tile_kernel.cuh"
 #include "tuning.cuh"
-#include "vector_row_kernel.cuh"
+#include "vector_row_plan.cuh"
 
 namespace ew {
 namespace detail {
@@ -162,13 +162,13 @@ bool make_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int vec, boo
 /// `vec` (vector_row_kernel.cuh), when the outputs are aligned to a vector (`outputs_aligned`) and its rows
 /// hold whole vectors (`cols % vec == 0`), or else hold at least `split_min_cols` elements and a vector
 /// (`split`: 0 never), for blocks of `threads` threads of `unroll` vectors: true, with the plan in `p` (its
-/// `broadcast` the caller's). Outputs whose rows are padded (`padded_row_major`, operand 0's pitch) take
-/// the `split` form: `pitched` where the rows are whole vectors (at any padding), else over the outputs'
-/// memory if their padding is at most `max_padding_percent` of a row. Dense rows that are not
-/// whole vectors take the `wrap` form from `wrap_min_cols` elements (0: never) where they are shorter
-/// than `split_min_cols` or an input is read along the rows other than by the flat index
-/// (`gathers_along_rows`: a bias), and else the `split` form. The 32-bit division needs fewer than 2^31
-/// elements, which a gather launch (`gather_fits`: the outputs' span too) has.
+/// `broadcast` and `inputs_take_vectors` the caller's). Outputs whose rows are padded (`padded_row_major`,
+/// operand 0's pitch) take the `pitched` form where the rows are whole vectors (at any padding), else the
+/// `split` form over the outputs' memory if their padding is at most `max_padding_percent` of a row.
+/// Dense rows that are not whole vectors take the `wrap` form from `wrap_min_cols` elements (0: never)
+/// where they are shorter than `split_min_cols` or an input is read along the rows other than by the flat
+/// index (`gathers_along_rows`: a bias), and else the `split` form. The 32-bit division needs fewer than
+/// 2^31 elements, which a gather launch (`gather_fits`: the outputs' span too) has.
 template <int R, int K>
 bool make_vector_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int vec, bool outputs_aligned,
                           int threads, int unroll, int split_min_cols, int max_padding_percent,
@@ -178,46 +178,48 @@ bool make_vector_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int v
   const std::uint64_t pitch = last >= 1 ? static_cast<std::uint64_t>(s.stride[0][last - 1]) : cols;
   const std::uint64_t v = static_cast<std::uint64_t>(vec);
   if (vec <= 1 || threads <= 0 || !outputs_aligned || cols == 0) return false;
-  // Rows of whole vectors into padded outputs: over the rows' elements, stored in pieces (`pitched`), at
-  // any padding. Rows that are not whole vectors: over the outputs' memory, padding included, so with at
-  // most `max_padding_percent` of a row of it.
-  const bool pitched = pitch != cols && cols % v == 0 && (v & (v - 1)) == 0;
-  if (pitch != cols && !pitched &&
-      (max_padding_percent <= 0 ||
-       (pitch - cols) * 100 > cols * static_cast<std::uint64_t>(max_padding_percent)))
-    return false;
   const std::uint64_t span = (elements / cols - 1) * pitch + cols;  // the outputs' flat elements
   if (span >= (std::uint64_t{1} << 31)) return false;
-  p.split = cols % v != 0 || pitch != cols;
-  p.pitched = pitched;
-  p.piece = 0;
-  if (pitched) {
-    std::uint64_t piece = v;
-    while (pitch % piece != 0) piece /= 2;
-    p.piece = static_cast<std::uint32_t>(piece);
-  }
-  p.wrap = false;
+  const bool whole_vectors = cols % v == 0;
   const bool split_fits =
       split_min_cols > 0 && cols >= static_cast<std::uint64_t>(split_min_cols) && cols >= v;
   const bool wrap_fits =
       pitch == cols && wrap_min_cols > 0 && cols >= static_cast<std::uint64_t>(wrap_min_cols) && cols >= v;
-  if (p.split && !pitched) {
+  p.piece = 0;
+  if (pitch != cols && whole_vectors && (v & (v - 1)) == 0) {
+    // Rows of whole vectors into padded outputs: over the rows' elements, stored in pieces, at any padding.
+    p.form = vector_row_form::pitched;
+    std::uint64_t piece = v;
+    while (pitch % piece != 0) piece /= 2;
+    p.piece = static_cast<std::uint32_t>(piece);
+  } else if (pitch != cols) {
+    // Rows that are not whole vectors into padded outputs: over the outputs' memory, padding included, so
+    // with at most `max_padding_percent` of a row of it.
+    if (!split_fits || max_padding_percent <= 0 ||
+        (pitch - cols) * 100 > cols * static_cast<std::uint64_t>(max_padding_percent))
+      return false;
+    p.form = vector_row_form::split;
+  } else if (!whole_vectors) {
     // The Wrap form for dense rows that are short, or where an input is gathered along them (the Split
     // form's shifted loads and its edge vectors cost more there: change 29's `wrapall`).
     if (wrap_fits && (gathers_along_rows || !split_fits)) {
-      p.split = false;
-      p.wrap = true;
-    } else if (!split_fits) {
+      p.form = vector_row_form::wrap;
+    } else if (split_fits) {
+      p.form = vector_row_form::split;
+    } else {
       return false;
     }
+  } else {
+    p.form = vector_row_form::whole;
   }
-  p.row_vectors = fast_divmod(static_cast<std::uint32_t>((p.split && !pitched) || p.wrap ? pitch : cols / v));
+  const bool by_element = p.form == vector_row_form::split || p.form == vector_row_form::wrap;
+  p.row_vectors = fast_divmod(static_cast<std::uint32_t>(by_element ? pitch : cols / v));
   for (int d = 1; d < last; ++d) p.extent[d] = fast_divmod(static_cast<std::uint32_t>(s.extent[d]));
   p.last = last;
   p.cols = static_cast<std::uint32_t>(cols);
   p.pitch = static_cast<std::uint32_t>(pitch);
   p.elements = static_cast<std::uint32_t>(span);
-  p.vectors = static_cast<std::uint32_t>(pitched ? elements / v : (span + v - 1) / v);
+  p.vectors = static_cast<std::uint32_t>(by_element ? (span + v - 1) / v : elements / v);
   const std::uint64_t per_block = static_cast<std::uint64_t>(threads) * static_cast<std::uint64_t>(unroll);
   p.blocks = static_cast<std::uint32_t>((p.vectors + per_block - 1) / per_block);
   return true;

@@ -73,11 +73,11 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   bool whole_rows = false;
   row_plan row{};
   /// A gather launch whose rows hold whole vectors, with every output aligned to one and every array input
-  /// along the rows from a whole vector or broadcast along them (`rows_take_vectors`), or whose rows are
-  /// not whole vectors or padded but long (`vector_row.split`, `nd_kernel_shapes::vector_row_split_min_cols`
-  /// and `vector_row_max_padding_percent`), or not whole vectors and short (`vector_row.wrap`,
-  /// `vector_row_wrap_min_cols`): the vector-row kernel, with its plan (`path == gather`; before
-  /// `whole_rows`).
+  /// along the rows from a whole vector or broadcast along them (`rows_take_vectors`), or whose outputs are
+  /// padded (the `pitched` form where their rows are whole vectors), or whose rows are not whole vectors
+  /// but long (`split`, `nd_kernel_shapes::vector_row_split_min_cols` and
+  /// `vector_row_max_padding_percent`) or short (`wrap`, `vector_row_wrap_min_cols`): the vector-row
+  /// kernel, with its plan (`path == gather`; before `whole_rows`).
   bool vector_rows = false;
   vector_row_plan<R> vector_row{};
 
@@ -123,15 +123,18 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       bool aligned = Vec > 1;
       for (int k = 0; k < num_out; ++k)
         aligned = aligned && ops[k].address % (ops[k].element_size * Vec) == 0;
-      // Padded outputs (pitched, column-sliced): the vector-row kernel's split form or the N-d kernel.
+      // Padded outputs (pitched, column-sliced): the vector-row kernel's pitched or split form, or the N-d
+      // kernel.
       const bool padded = !dense_row_major(shape, 0);
       whole_rows = !padded && make_row_plan(shape, elements, Vec, aligned, S::value, row);
+      const bool take_vectors = rows_take_vectors();
       vector_rows =
           make_vector_row_plan(shape, elements, Vec, aligned, S::value.vector_row_threads,
                                S::value.vector_row_unroll, S::value.vector_row_split_min_cols,
                                S::value.vector_row_max_padding_percent, S::value.vector_row_wrap_min_cols,
                                gathers_along_rows(), vector_row) &&
-          (vector_row.split || vector_row.wrap || rows_take_vectors());
+          (vector_row.form != vector_row_form::whole || take_vectors);
+      vector_row.inputs_take_vectors = take_vectors;
       if (padded && !vector_rows) path = nd_path::rows;
       if (vector_rows) {
         for (int i = 0; i < static_cast<int>(sizeof...(In)); ++i) {

@@ -150,12 +150,7 @@ EW_HD W load_global(std::uintptr_t a) {
                                : "memory");),
                  (std::memcpy(&r, reinterpret_cast<const void*>(a), sizeof(r));));
   } else if constexpr (sizeof(W) == 4) {
-    NV_IF_TARGET(NV_IS_DEVICE,
-                 (asm volatile("ld.global.u32 %0, [%1];"
-                               : "=r"(r)
-                               : "l"(a)
-                               : "memory");),
-                 (std::memcpy(&r, reinterpret_cast<const void*>(a), sizeof(r));));
+    r = load_word(reinterpret_cast<const unsigned*>(a));
   } else {
     NV_IF_TARGET(NV_IS_DEVICE,
                  (asm volatile("ld.global.u64 %0, [%1];"
@@ -230,14 +225,21 @@ EW_HD vector_word<T, Vec> load_vector(const T* p) {
   return u;
 }
 
+/// Stores word `w` (a `store_word` type) at `b`, which must be aligned to its size, in one access.
+template <class W>
+EW_HD void store_raw(unsigned char* b, W w) {
+  observe_access(b, sizeof(W), true);
+  store_word(reinterpret_cast<W*>(b), w);
+}
+
 /// Stores `Vec` elements at `p`, which must be aligned to `Vec * sizeof(T)` when that is a word size, in one
 /// access.
 template <int Vec, class T>
 EW_HD void store_vector(T* p, const vector_word<T, Vec>& x) {
-  observe_access(p, sizeof(T) * Vec, true);
   if constexpr (uses_word_v<T, Vec>) {
-    store_word(reinterpret_cast<decltype(x.word)*>(p), x.word);
+    store_raw(reinterpret_cast<unsigned char*>(p), x.word);
   } else {
+    observe_access(p, sizeof(T) * Vec, true);
     for (int j = 0; j < Vec; ++j) p[j] = x.elements.v[j];
   }
 }
@@ -245,7 +247,7 @@ EW_HD void store_vector(T* p, const vector_word<T, Vec>& x) {
 /// Elements `k` to `Vec - 1` of `a`, then elements `0` to `k - 1` of `b` (`0 < k < Vec`; 16-byte vectors):
 /// the 32 bytes of `a` and `b` shifted right by `k` elements, a word at a time (by selects: no register is
 /// indexed at run time). The vector-row kernel reads a run of elements that starts off a vector from the
-/// two whole vectors around it this way (vector_row_kernel.cuh, `along`).
+/// two whole vectors around it this way (vector_row_access.cuh, `load_run_vector`).
 template <class T, int Vec>
 EW_HD vector_word<T, Vec> funnel_elements(const vector_word<T, Vec>& a, const vector_word<T, Vec>& b,
                                           std::uint32_t k) {
