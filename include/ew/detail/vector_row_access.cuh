@@ -133,7 +133,8 @@ EW_HD void store_vector_pieces(T* q, const vector_word<T, Vec>& w, std::uint32_t
         store_raw(b + 2 * k, static_cast<unsigned short>(words[k / 2] >> (16 * (k % 2))));
     } else {
       EW_DETAIL_UNROLL
-      for (int k = 0; k < 16; ++k) store_raw(b + k, static_cast<unsigned char>(words[k / 4] >> (8 * (k % 4))));
+      for (int k = 0; k < 16; ++k)
+        store_raw(b + k, static_cast<unsigned char>(words[k / 4] >> (8 * (k % 4))));
     }
   } else {
     EW_DETAIL_UNROLL

@@ -133,7 +133,8 @@ EW_HD void vector_row_next_coords(const vector_row_plan<R>& p, const std::uint32
 
 /// Operand `x`'s offset of the row at `coord` (arrays and the index; 0 for the rest).
 template <int Last, int R, class X>
-EW_HD std::uint32_t vector_row_offset(const vector_row_plan<R>& p, const X& x, const std::uint32_t (&coord)[R]) {
+EW_HD std::uint32_t vector_row_offset(const vector_row_plan<R>& p, const X& x,
+                                      const std::uint32_t (&coord)[R]) {
   std::uint32_t off = 0;
   if constexpr (is_gather_array_v<X> || is_gather_affine_v<X>) {
     EW_DETAIL_UNROLL
