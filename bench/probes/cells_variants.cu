@@ -20,14 +20,17 @@
 //   vr256, vr128u2, vr256u2   vector rows in blocks of 256 threads of 1 vector, 128 of 2, 256 of 2 (ew's:
 //              128 of 1)
 //   nosplit    rows that are not whole vectors on the 1-D kernel with gather operands (ew's before change
-//              27, neither the Split nor the Wrap form; also for the --shapes cells' add_nd)
+//              27, neither the split nor the wrap form; also for the --shapes cells' add_nd); padded
+//              outputs of whole-vector rows still take the pitched form (change 34: before it, this
+//              variant ran them on the whole-vector kernel, wrongly)
 //   split64    the vector-row kernel's Split form from rows of 64 elements (ew's: 256), --shapes add_nd only
 //   nowrap     short rows that are not whole vectors on the 1-D kernel with gather operands (ew's before
 //              change 29), --shapes add_nd only
 //   wrapall    every row that is not whole vectors, from 16 elements, in the Wrap form (none in the Split
 //              form), --shapes add_nd only
-//   nopad      padded outputs (pitched, column-sliced) on the N-dimensional kernel (ew's before change 28),
-//              --shapes add_nd and relu_nd only
+//   nopad      padded outputs (pitched, column-sliced) whose rows are not whole vectors on the
+//              N-dimensional kernel (ew's before change 28; since change 33 rows of whole vectors take the
+//              pitched form whatever the knobs), --shapes add_nd and relu_nd only
 //   vrone, vr256one   one vector-row kernel holding every set of broadcast arrays' body (ew's before change
 //              26), blocks of 128 and 256 (vr256one: change 23 as it landed)
 //   row256     row kernel blocks of 256 threads x 2 vectors (rows from 512 vectors)

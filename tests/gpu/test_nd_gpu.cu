@@ -318,9 +318,9 @@ struct no_split_policy {
 TEST_CASE("rows that are not whole vectors: inputs at every alignment, vectors across rows, a short last one",
           "[nd]") {
   // Rows from ew::tuning::nd_kernel_shapes::vector_row_wrap_min_cols elements take the vector-row kernel's
-  // Wrap form (`b` is read along the rows: every vector of it element by element from its row and the
+  // wrap form (`b` is read along the rows: every vector of it element by element from its row and the
   // next), `x` off a vector as two whole words shifted together, and R * C is not whole vectors. (The
-  // Split form, `b` from two shifted words, is the padded outputs' below.)
+  // split form, `b` from two shifted words, is the padded outputs' below.)
   owned_stream stream;
   std::mt19937_64 rng(base_seed() + 21);
   for (const std::size_t x_off : {0, 1}) {

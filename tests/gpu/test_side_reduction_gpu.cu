@@ -8,6 +8,8 @@
 // warp; NaN; the same bits on every launch shape (determinism of max, min, amax); graphs replayed with new
 // inputs after `ew::reset_reduction`. Inputs are random, outputs poisoned, guard bands checked.
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -317,6 +319,43 @@ TEST_CASE("side_reduction: N-dimensional launches", "[side_reduction]") {
   }
   CHECK(wrong == 0);
   CHECK(am.get() == want);
+  // Padded outputs (rows `pitch` apart, the padding poisoned and left so): rows of whole vectors (1000 of
+  // 1024) and rows that are not (1001 of 1010), which without side reductions take the vector-row kernel's
+  // pitched and split forms; with them, the N-dimensional kernel.
+  for (const std::array<std::int64_t, 2>& cp : {std::array<std::int64_t, 2>{1000, 1024}, {1001, 1010}}) {
+    const std::int64_t c = cp[0], pitch = cp[1], r = 512;
+    INFO("cols " << c << " pitch " << pitch);
+    device_array<float> dp(static_cast<std::size_t>(r * pitch));
+    dp.poison();
+    device_scalar<float> amp;
+    EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::amax>(amp.p())));
+    EW_REQUIRE_CUDA(ew::elementwise(
+        add_keep{}, ew::extents{r, c},
+        ew::out(ew::strided(dp.data(), ew::extents{r, c}, ew::strides{pitch, 1}),
+                ew::reduce_into<ew::reduction::amax>(amp.p())),
+        ew::in(ew::strided(static_cast<const float*>(dx.data()), ew::extents{r, c}, ew::strides{c, 1}),
+               ew::strided(static_cast<const float*>(db.data()), ew::extents{1, c}, ew::strides{0, 1}))));
+    EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+    REQUIRE(dp.guards_intact());
+    const auto yp = dp.download();
+    float want_p = 0;
+    std::size_t wrong_p = 0, touched = 0;
+    for (std::int64_t i = 0; i < r; ++i) {
+      for (std::int64_t j = 0; j < pitch; ++j) {
+        const float got = yp[static_cast<std::size_t>(i * pitch + j)];
+        if (j >= c) {
+          touched += !holds_poison(got);
+          continue;
+        }
+        const float v = x[static_cast<std::size_t>(i * c + j)] + b[static_cast<std::size_t>(j)];
+        want_p = std::max(want_p, std::fabs(v));
+        wrong_p += !same_bits(got, v);
+      }
+    }
+    CHECK(wrong_p == 0);
+    CHECK(touched == 0);
+    CHECK(amp.get() == want_p);
+  }
   // A transposed read (the element-wise N-d path): y[r, c] = x[c, r] over a square block, max reduced.
   const std::int64_t s = 700;
   device_scalar<float> mx;

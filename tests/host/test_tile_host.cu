@@ -396,8 +396,8 @@ std::string row_case(std::int64_t n, std::int64_t c, std::int64_t x, std::int64_
 
 namespace {
 
-/// ew's kernel shapes without the vector-row kernel's Wrap form: rows that are not whole vectors take the
-/// Split form from 256 elements, whatever their inputs.
+/// ew's kernel shapes without the vector-row kernel's wrap form: rows that are not whole vectors take the
+/// split form from 256 elements, whatever their inputs.
 struct split_only {
   static constexpr ew::tuning::nd_kernel_shapes value = [] {
     ew::tuning::nd_kernel_shapes s{};
@@ -406,7 +406,7 @@ struct split_only {
   }();
 };
 
-/// ew's kernel shapes without the vector-row kernel's Split and Wrap forms.
+/// ew's kernel shapes without the vector-row kernel's split and wrap forms.
 struct no_split {
   static constexpr ew::tuning::nd_kernel_shapes value = [] {
     ew::tuning::nd_kernel_shapes s{};
@@ -440,7 +440,7 @@ TEST_CASE("row kernel body on the host: rows of whole vectors, chunks, and the g
   // input's rows to start at whole vectors).
   CHECK(row_case<float>(2, 3, 1024, 0, ++seed, 1).rfind("row", 0) == 0);
   // A misaligned output, rows too short: the gather path (a short row that is not whole vectors: the
-  // vector-row kernel's Wrap form).
+  // vector-row kernel's wrap form).
   CHECK(row_case<float>(2, 3, 1024, 1, ++seed).rfind("gather", 0) == 0);
   CHECK(row_case<float>(2, 3, 250, 0, ++seed).rfind("vector_row wrap", 0) == 0);
   CHECK(row_case<float, no_vector_rows>(4, 3, 1020, 0, ++seed).rfind("gather", 0) == 0);
@@ -472,7 +472,7 @@ TEST_CASE("vector-row kernel body on the host: rows that are not whole vectors (
   // Rows from `vector_row_split_min_cols` elements that are not whole vectors: vectors that end in the next
   // row, a last vector short of a whole one (n * c * x not a multiple of the width), `b` along the rows
   // at every alignment (one element off a vector, and not: each row's vectors start where the row does),
-  // `s` broadcast, the index; ranks 3 and 2 after coalescing. The Wrap form off (`split_only`): with it,
+  // `s` broadcast, the index; ranks 3 and 2 after coalescing. The wrap form off (`split_only`): with it,
   // `b` would take it.
   static_assert(ew::tuning::default_nd_shapes.vector_row_split_min_cols == 256);
   for (const std::int64_t b_off : {0, 1}) {
@@ -494,8 +494,8 @@ TEST_CASE("vector-row kernel body on the host: rows that are not whole vectors (
   CHECK(row_case<float, split_only>(3, 5, 1021, 0, ++seed, 0, 1).rfind("vector_row split", 0) == 0);
   CHECK(row_case<__nv_bfloat16, split_only>(2, 7, 3135, 0, ++seed, 3, 5).rfind("vector_row split", 0) == 0);
   CHECK(row_case<double, split_only>(2, 3, 777, 0, ++seed, 1, 1).rfind("vector_row split", 0) == 0);
-  // With ew's shapes `b` (read along the rows other than by the flat index) takes the Wrap form at every
-  // length; shorter rows: the Wrap form; an output off a vector: the gather path.
+  // With ew's shapes `b` (read along the rows other than by the flat index) takes the wrap form at every
+  // length; shorter rows: the wrap form; an output off a vector: the gather path.
   CHECK(row_case<float>(3, 5, 1021, 0, ++seed, 1).rfind("vector_row wrap", 0) == 0);
   CHECK(row_case<__nv_bfloat16>(2, 7, 3135, 0, ++seed).rfind("vector_row wrap", 0) == 0);
   CHECK(row_case<__nv_bfloat16>(3, 5, 255, 0, ++seed).rfind("vector_row wrap", 0) == 0);
@@ -578,6 +578,36 @@ TEST_CASE("vector-row kernel body on the host: rows of whole vectors into padded
   }
   // Rows of one vector, many rows: the row division by 1.
   CHECK(row_case<float>(64, 9, 4, 0, ++seed, 0, 0, 3).rfind("vector_row pitched row_vectors", 0) == 0);
+  // An input laid out as the padded output (in place), aligned but its rows a whole vector apart only every
+  // fourth row (pitch 67 f32): each vector tests its address ("inputs off vectors").
+  {
+    const std::int64_t rows = 9, cols = 64, pitch = 67;
+    buffer<float> y(rows * pitch + 8);
+    std::mt19937_64 rng(++seed);
+    fill_random(y.base, rows * pitch + 8, rng);
+    const std::vector<float> before(y.base, y.base + rows * pitch + 8);
+    access_log log;
+    current_log = &log;
+    ew::detail::host_access_observer = &observe;
+    const ew::extents<2> e{rows, cols};
+    const std::string path = simulate(
+        ew::relu<float>{}, e, cuda::std::make_tuple(ew::strided(y.base, e, ew::strides{pitch, 1})),
+        cuda::std::make_tuple(ew::strided(static_cast<const float*>(y.base), e, ew::strides{pitch, 1})));
+    ew::detail::host_access_observer = nullptr;
+    current_log = nullptr;
+    INFO(path);
+    CHECK(path.rfind("vector_row pitched, inputs off", 0) == 0);
+    std::size_t wrong = 0;
+    for (std::int64_t i = 0; i < rows * pitch + 8; ++i) {
+      const bool inside = i < rows * pitch && i % pitch < cols;
+      const float want = inside ? ew::relu<float>{}(before[static_cast<std::size_t>(i)])
+                                : before[static_cast<std::size_t>(i)];
+      wrong += !ew_test::same_bits(y.base[i], want);
+    }
+    CHECK(wrong == 0);
+    CHECK(log.misaligned == 0);
+    CHECK(log.stores.size() == static_cast<std::size_t>(rows * cols) * sizeof(float));
+  }
   // Kernel shapes without the split form (`vector_row_split_min_cols` 0) still take the pitched form.
   CHECK(
       row_case<float, no_split>(3, 5, 1000, 0, ++seed, 0, 0, 24).rfind("vector_row pitched row_vectors", 0) ==
@@ -640,7 +670,7 @@ namespace {
 /// chunks of odd blocks with three vectors in flight; rows from 8 vectors; three vectors a thread on the
 /// gather path; vector rows in blocks of 96 threads, three vectors each, one kernel choosing the body for
 /// the set of broadcast arrays (ew's own: a kernel for each set), rows that are not whole vectors from 40
-/// elements (the Split form) and from 8 (the Wrap form).
+/// elements (the split form) and from 8 (the wrap form).
 struct odd_shapes {
   static constexpr ew::tuning::nd_kernel_shapes value = [] {
     ew::tuning::nd_kernel_shapes s{};
@@ -685,13 +715,13 @@ TEST_CASE("the tile, vector-row, row and gather kernels under a policy's shapes 
   CHECK(row_case<float, odd_shapes>(1, 2, 4100, 0, ++seed, 1).rfind("row", 0) == 0);
   CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 5, 3136, 0, ++seed, 3).rfind("row", 0) == 0);
   // Rows shorter than 8 vectors with `b` off a vector, an output off a vector, rows of fewer than 8 elements
-  // that are not whole vectors: the gather path, 3 vectors a thread; rows of 8 to 39: the Wrap form.
+  // that are not whole vectors: the gather path, 3 vectors a thread; rows of 8 to 39: the wrap form.
   CHECK(row_case<float, odd_shapes>(4, 3, 28, 0, ++seed, 1).rfind("gather", 0) == 0);
   CHECK(row_case<float, odd_shapes>(2, 3, 1026, 2, ++seed).rfind("gather", 0) == 0);
   CHECK(row_case<float, odd_shapes>(2, 3, 39, 0, ++seed).rfind("vector_row wrap", 0) == 0);
   CHECK(row_case<__nv_bfloat16, odd_shapes>(3, 2, 9, 0, ++seed, 1, 1).rfind("vector_row wrap", 0) == 0);
   CHECK(row_case<float, odd_shapes>(2, 3, 7, 0, ++seed).rfind("gather", 0) == 0);
-  // Rows of 40 elements and more that are not whole vectors, `b` gathered along them: the `Wrap` kernel, 3
+  // Rows of 40 elements and more that are not whole vectors, `b` gathered along them: the `wrap` kernel, 3
   // vectors a thread, one kernel choosing the set (many vectors end in the next row; the last ones short).
   CHECK(row_case<float, odd_shapes>(3, 5, 41, 0, ++seed).rfind("vector_row wrap", 0) == 0);
   CHECK(row_case<__nv_bfloat16, odd_shapes>(2, 3, 45, 0, ++seed, 1).rfind("vector_row wrap", 0) == 0);

@@ -200,7 +200,7 @@ bool make_vector_row_plan(const nd_shape<R, K>& s, std::uint64_t elements, int v
       return false;
     p.form = vector_row_form::split;
   } else if (!whole_vectors) {
-    // The Wrap form for dense rows that are short, or where an input is gathered along them (the Split
+    // The wrap form for dense rows that are short, or where an input is gathered along them (the split
     // form's shifted loads and its edge vectors cost more there: change 29's `wrapall`).
     if (wrap_fits && (gathers_along_rows || !split_fits)) {
       p.form = vector_row_form::wrap;

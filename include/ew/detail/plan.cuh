@@ -81,9 +81,11 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   bool vector_rows = false;
   vector_row_plan<R> vector_row{};
 
-  /// Describes and checks every operand, then coalesces and plans.
+  /// Describes and checks every operand, then coalesces and plans. `vector_row_kernel`: whether the op may
+  /// take the vector-row kernel (false for ops with side reductions: one vector a thread, each block would
+  /// add its partial sums to the targets); without it, padded outputs take the N-dimensional kernel.
   cudaError_t prepare(const extents<R>& e, const cuda::std::tuple<Out...>& outs,
-                      const cuda::std::tuple<In...>& ins) {
+                      const cuda::std::tuple<In...>& ins, bool vector_row_kernel = true) {
     cudaError_t err = check_extents(e, elements);
     if (err != cudaSuccess) return err;
     int k = 0;
@@ -129,6 +131,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       whole_rows = !padded && make_row_plan(shape, elements, Vec, aligned, S::value, row);
       const bool take_vectors = rows_take_vectors();
       vector_rows =
+          vector_row_kernel &&
           make_vector_row_plan(shape, elements, Vec, aligned, S::value.vector_row_threads,
                                S::value.vector_row_unroll, S::value.vector_row_split_min_cols,
                                S::value.vector_row_max_padding_percent, S::value.vector_row_wrap_min_cols,

@@ -151,7 +151,7 @@ struct nd_kernel_shapes {
   /// choice in the kernel, and each kernel's registers its own body's (change 26).
   bool vector_row_kernel_per_set = true;
   /// Rows that are not whole vectors (an odd extent innermost: a bias over [R, 1021], per-channel NCHW with
-  /// H * W = 3135) take the vector-row kernel's `Split` form from rows of this many elements (0: never;
+  /// H * W = 3135) take the vector-row kernel's `split` form from rows of this many elements (0: never;
   /// the 1-D kernel with gather operands takes them): each vector's row found once for every input, a
   /// vector that ends in the next row done element by element. With rows of this length or more at most
   /// one vector in 32 of a row does that, so a warp runs the element-by-element form at most once. Probe
@@ -160,19 +160,21 @@ struct nd_kernel_shapes {
   int vector_row_split_min_cols = 256;
   /// Rows shorter than that (or all, with `vector_row_split_min_cols` 0), and rows of any length where an
   /// input is read along them other than by the flat index (a bias), that are not whole vectors, from
-  /// this many elements and a vector, outputs dense and aligned, take the vector-row kernel's `Wrap` form
+  /// this many elements and a vector, outputs dense and aligned, take the vector-row kernel's `wrap` form
   /// (0: never; the 1-D kernel with gather operands takes them): every vector done the same way, an input
   /// along the rows read element by element from its row and the next, one broadcast along them as its
   /// two rows' elements; no vector done apart from its warp. Change 29 (H200, 2026-12-04,
   /// docs/PERFORMANCE.md): bias rows of 129 and 255 elements 1.31 and 1.26x the gather path (bf16), 1.05
   /// and 1.04x (f32), per-channel rows of 169 1.34x and 1.03x; bias rows of 1021 (`wrapall`) 1.04x
-  /// (bf16) and 1.18x (u8) the Split form, per-channel rows of 3135 0.93x (bf16), which keep the Split form.
+  /// (bf16) and 1.18x (u8) the split form, per-channel rows of 3135 0.93x (bf16), which keep the split form.
   /// Rows below 64 are not measured.
   int vector_row_wrap_min_cols = 64;
-  /// Outputs whose rows are padded (pitched, or columns sliced from a wider array) take the vector-row
-  /// kernel's `Split` form (rows from `vector_row_split_min_cols` elements) where the padding is at most
-  /// this percentage of a row (0: never; the N-dimensional kernel takes them): its flat index runs over
-  /// the outputs' memory, padding included, so a thread in the padding does nothing. Change 28 (H200,
+  /// Outputs whose rows are padded (pitched, or columns sliced from a wider array) and not whole vectors
+  /// take the vector-row kernel's `split` form (rows from `vector_row_split_min_cols` elements) where the
+  /// padding is at most this percentage of a row (0: never; the N-dimensional kernel takes them): its flat
+  /// index runs over the outputs' memory, padding included, so a thread in the padding does nothing.
+  /// (Rows of whole vectors take its `pitched` form at any padding, whatever these three knobs say:
+  /// change 33.) Change 28 (H200,
   /// 2026-12-04, docs/PERFORMANCE.md), relu of [2^14, 1000] into rows 1250, 1500 and 2000 elements apart
   /// beside the N-dimensional kernel: 1.13 and 1.05x it (f32), 1.40 and 1.35x (bf16) at 25 and 50%,
   /// 0.88 and 0.90x at 100%.
