@@ -313,6 +313,17 @@ struct no_split_policy {
   }
 };
 
+/// ew's policy with the vector-row kernel's blocks of 64 threads, two vectors each.
+struct two_vectors_a_thread_policy {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e = ew::default_policy::entry<Op>();
+    e.nd.vector_row_threads = 64;
+    e.nd.vector_row_unroll = 2;
+    return e;
+  }
+};
+
 }  // namespace
 
 TEST_CASE("rows that are not whole vectors: inputs at every alignment, vectors across rows, a short last one",
@@ -365,6 +376,19 @@ TEST_CASE("padded outputs: pitched rows and column slices, the padding untouched
     // A policy without the split form: the pitched form still, never the whole-vector one.
     CHECK(bias_rows_case<float, no_split_policy>(31, 1024, 0, 0, rng, stream.get(), pad) == 0);
     CHECK(bias_rows_case<__nv_bfloat16, no_split_policy>(29, 1000, 1, 3, rng, stream.get(), pad) == 0);
+  }
+  // Rows shorter than a warp's vectors (several rows a warp, each starting at its own offset in a vector:
+  // the pitched form's stores across lanes begin and end inside warps), and blocks of two vectors a thread.
+  for (const std::int64_t pad : {1, 2, 3, 6, 10}) {
+    INFO("pad " << pad);
+    CHECK(bias_rows_case<__nv_bfloat16>(301, 64, 0, 0, rng, stream.get(), pad) == 0);
+    CHECK(bias_rows_case<__half>(257, 8, 0, 0, rng, stream.get(), pad) == 0);
+    CHECK(bias_rows_case<std::uint8_t>(129, 48, 0, 0, rng, stream.get(), pad) == 0);
+    CHECK(bias_rows_case<float>(517, 8, 0, 0, rng, stream.get(), pad) == 0);
+    CHECK(bias_rows_case<__nv_bfloat16, two_vectors_a_thread_policy>(301, 64, 0, 0, rng, stream.get(), pad) ==
+          0);
+    CHECK(bias_rows_case<__nv_bfloat16, two_vectors_a_thread_policy>(29, 1000, 0, 3, rng, stream.get(), pad) ==
+          0);
   }
 }
 
@@ -576,12 +600,58 @@ TEST_CASE("the shapes users launch: bias, column broadcast, NCHW channels, pitch
 
 namespace {
 /// (sin, cos) of a half, in float.
+/// `2x` and `x + 1` of a bf16, in float, rounded to bf16.
+struct two_bf16 {
+  EW_HD cuda::std::tuple<__nv_bfloat16, __nv_bfloat16> operator()(__nv_bfloat16 v) const {
+    const float f = ew::convert<float>(v);
+    return {ew::convert<__nv_bfloat16>(f * 2.0f), ew::convert<__nv_bfloat16>(f + 1.0f)};
+  }
+};
 struct sincos_h {
   EW_HD cuda::std::tuple<float, float> operator()(__half v) const {
     return ew::sincos<float>{}(__half2float(v));
   }
 };
 }  // namespace
+
+TEST_CASE("N-d launches: two 16-bit outputs into pitched rows", "[nd]") {
+  // Both outputs' rows start off a vector: each stored as whole vectors across lanes (the pitched form).
+  owned_stream stream;
+  std::mt19937_64 rng(base_seed() + 10);
+  for (const std::int64_t C : {64, 1000}) {
+    for (const std::int64_t pad : {1, 2, 3, 6, 250}) {
+      INFO("cols " << C << " pad " << pad);
+      const std::int64_t R = 67, ld = C + pad;
+      const auto hx = random_values<__nv_bfloat16>(R * C, rng);
+      device_array<__nv_bfloat16> x(hx.size()), y1(static_cast<std::size_t>(R * ld)),
+          y2(static_cast<std::size_t>(R * ld));
+      x.upload(hx);
+      y1.poison();
+      y2.poison();
+      const ew::extents<2> e{R, C};
+      EW_REQUIRE_CUDA(ew::elementwise(
+          two_bf16{}, e,
+          ew::out(ew::strided(y1.data(), e, ew::strides{ld, 1}), ew::strided(y2.data(), e, ew::strides{ld, 1})),
+          static_cast<const __nv_bfloat16*>(x.data()), stream.get()));
+      EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+      const auto h1 = y1.download();
+      const auto h2 = y2.download();
+      std::size_t wrong = 0;
+      for (std::int64_t i = 0; i < R * ld; ++i) {
+        const auto k = static_cast<std::size_t>(i);
+        if (i % ld >= C) {
+          wrong += !holds_poison(h1[k]) + !holds_poison(h2[k]);
+        } else {
+          const auto want = two_bf16{}(hx[static_cast<std::size_t>(i / ld * C + i % ld)]);
+          wrong += !same_bits(h1[k], cuda::std::get<0>(want)) + !same_bits(h2[k], cuda::std::get<1>(want));
+        }
+      }
+      CHECK(wrong == 0);
+      REQUIRE(y1.guards_intact());
+      REQUIRE(y2.guards_intact());
+    }
+  }
+}
 
 TEST_CASE("N-d launches with two outputs of other types than the inputs", "[nd]") {
   owned_stream stream;

@@ -9,6 +9,7 @@
 // place for every element, and the banks each warp's stores and loads meet.
 
 #include <cstdint>
+#include <array>
 #include <cstring>
 #include <map>
 #include <random>
@@ -612,6 +613,112 @@ TEST_CASE("vector-row kernel body on the host: rows of whole vectors into padded
   CHECK(
       row_case<float, no_split>(3, 5, 1000, 0, ++seed, 0, 0, 24).rfind("vector_row pitched row_vectors", 0) ==
       0);
+}
+
+namespace {
+
+/// Two results of `a + b` (in float), as `T1` and as `T2` times two.
+template <class T1, class T2>
+struct two_results_op {
+  template <class A>
+  EW_HD cuda::std::tuple<T1, T2> operator()(A a, A b) const {
+    const float s = ew::convert<float>(a) + ew::convert<float>(b);
+    return {ew::convert<T1>(s), ew::convert<T2>(s * 2.0f)};
+  }
+};
+
+/// ew's kernel shapes with the vector-row kernel's blocks `Threads` threads of `Unroll` vectors.
+template <int Threads, int Unroll>
+struct vector_row_blocks {
+  static constexpr ew::tuning::nd_kernel_shapes value = [] {
+    ew::tuning::nd_kernel_shapes s{};
+    s.vector_row_threads = Threads;
+    s.vector_row_unroll = Unroll;
+    return s;
+  }();
+};
+
+/// `y1, y2 = two_results_op(a, b)` over `[rows, cols]` (`a` dense, `b` a bias), both outputs' rows `pitch`
+/// elements apart, with the kernels' shapes `S::value`: checks every element of both, that each output
+/// byte is stored once and the padding never, and returns the path.
+template <class A, class T1, class T2, class S = ew::tuning::default_nd_shapes_t>
+std::string two_pitched_outputs(std::int64_t rows, std::int64_t cols, std::int64_t pitch, std::uint64_t seed) {
+  const std::int64_t total = rows * cols, span = rows * pitch;
+  buffer<A> a(total + 8), b(cols + 8);
+  buffer<T1> y1(span + 8);
+  buffer<T2> y2(span + 8);
+  std::mt19937_64 rng(seed);
+  fill_random(a.base, total + 8, rng);
+  fill_random(b.base, cols + 8, rng);
+  std::memset(static_cast<void*>(y1.base), ew_test::poison_byte, static_cast<std::size_t>(span + 8) * sizeof(T1));
+  std::memset(static_cast<void*>(y2.base), ew_test::poison_byte, static_cast<std::size_t>(span + 8) * sizeof(T2));
+  access_log log;
+  current_log = &log;
+  ew::detail::host_access_observer = &observe;
+  const ew::extents<2> e{rows, cols};
+  const std::string path = simulate<ew::tuning::default_nd_shapes.strided.vector_rows,
+                                    ew::tuning::default_nd_shapes.strided.vector_cols, S>(
+      two_results_op<T1, T2>{}, e,
+      cuda::std::make_tuple(ew::strided(y1.base, e, ew::strides{pitch, 1}),
+                            ew::strided(y2.base, e, ew::strides{pitch, 1})),
+      cuda::std::make_tuple(static_cast<const A*>(a.base),
+                            ew::strided(static_cast<const A*>(b.base), e, ew::strides{0, 1})));
+  ew::detail::host_access_observer = nullptr;
+  current_log = nullptr;
+  INFO(rows << "x" << cols << " pitch " << pitch << " path " << path);
+  std::size_t wrong = 0, padding = 0;
+  for (std::int64_t i = 0; i < span + 8; ++i) {
+    const std::int64_t row = i / pitch, col = i % pitch;
+    const bool inside = i < span && col < cols;
+    if (inside) {
+      const auto want = two_results_op<T1, T2>{}(a.base[row * cols + col], b.base[col]);
+      wrong += !ew_test::same_bits(y1.base[i], cuda::std::get<0>(want));
+      wrong += !ew_test::same_bits(y2.base[i], cuda::std::get<1>(want));
+    } else {
+      const auto* b1 = reinterpret_cast<const unsigned char*>(y1.base + i);
+      const auto* b2 = reinterpret_cast<const unsigned char*>(y2.base + i);
+      for (std::size_t k = 0; k < sizeof(T1); ++k) padding += b1[k] != ew_test::poison_byte;
+      for (std::size_t k = 0; k < sizeof(T2); ++k) padding += b2[k] != ew_test::poison_byte;
+    }
+  }
+  std::size_t twice = 0;
+  for (const auto& [addr, cnt] : log.stores) twice += cnt != 1;
+  CHECK(wrong == 0);
+  CHECK(padding == 0);
+  CHECK(twice == 0);
+  CHECK(log.stores.size() == static_cast<std::size_t>(total) * (sizeof(T1) + sizeof(T2)));
+  CHECK(log.misaligned == 0);
+  return path;
+}
+
+}  // namespace
+
+TEST_CASE("vector-row kernel body on the host: pitched rows stored as whole vectors across lanes", "[nd][tile]") {
+  // Rows of whole vectors into padded outputs whose rows do not start on a vector: each lane stores the
+  // aligned vector made of its own vector's last elements and the next lane's first; a row's first and
+  // last vectors and a warp's first and last lanes in pieces. Rows shorter than a warp's vectors, longer
+  // than a block's, rows that start at every offset in a vector; two outputs whose vectors are 16 bytes
+  // (both stored across lanes) or one of 16 and one of 32 bytes (its vectors in pieces); blocks of two
+  // vectors a thread, blocks of three warps.
+  std::uint64_t seed = ew_test::base_seed() + 19;
+  for (const auto& [rows, cols, pitch] : {std::array<std::int64_t, 3>{37, 64, 66}, {5, 1000, 1250}, {40, 8, 10},
+                                          {3, 1024, 1027}, {70, 16, 18}, {9, 256, 262}}) {
+    CHECK(two_pitched_outputs<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16>(rows, cols, pitch, ++seed)
+              .rfind("vector_row pitched", 0) == 0);
+    CHECK(two_pitched_outputs<std::uint16_t, std::uint16_t, std::uint16_t>(rows, cols, pitch, ++seed)
+              .rfind("vector_row pitched", 0) == 0);
+    CHECK(two_pitched_outputs<float, float, float>(rows, cols, pitch, ++seed).rfind("vector_row pitched", 0) ==
+          0);
+    CHECK(two_pitched_outputs<__nv_bfloat16, __nv_bfloat16, float>(rows, cols, pitch, ++seed)
+              .rfind("vector_row pitched", 0) == 0);
+    CHECK(two_pitched_outputs<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, vector_row_blocks<64, 2>>(
+              rows, cols, pitch, ++seed)
+              .rfind("vector_row pitched", 0) == 0);
+    CHECK(two_pitched_outputs<float, float, float, vector_row_blocks<96, 1>>(rows, cols, pitch, ++seed)
+              .rfind("vector_row pitched", 0) == 0);
+  }
+  CHECK(two_pitched_outputs<std::uint8_t, std::uint8_t, std::uint8_t>(33, 64, 65, ++seed)
+            .rfind("vector_row pitched", 0) == 0);
 }
 
 namespace {
