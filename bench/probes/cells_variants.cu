@@ -18,7 +18,8 @@
 //   gather     no row kernel (the gather path for every row length)
 //   novrow     no vector-row kernel: the row kernel and the gather path (ew's before change 23)
 //   vr256, vr128u2, vr256u2   vector rows in blocks of 256 threads of 1 vector, 128 of 2, 256 of 2 (ew's:
-//              128 of 1)
+//              128 of 1); vr128u2 and vr256u2 also for the --shapes cells' relu_nd (pitched and sliced
+//              outputs), vr128u2 for add_nd (probe 16)
 //   nosplit    rows that are not whole vectors on the 1-D kernel with gather operands (ew's before change
 //              27, neither the split nor the wrap form; also for the --shapes cells' add_nd); padded
 //              outputs of whole-vector rows still take the pitched form (change 34: before it, this
@@ -417,6 +418,14 @@ EW_VARIANTS_ADD_ND(u8, std::uint8_t, wrapall)
 EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, nopad)
 EW_VARIANTS_RELU_ND(f32, float, nopad)
 EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, nopad)
+// Two vectors a thread for the pitched and split forms (probe 16).
+EW_VARIANTS_RELU_ND(f32, float, vr128u2)
+EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, vr128u2)
+EW_VARIANTS_RELU_ND(f32, float, vr256u2)
+EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, vr256u2)
+EW_VARIANTS_ADD_ND(f32, float, vr128u2)
+EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, vr128u2)
+EW_VARIANTS_ADD_ND(u8, std::uint8_t, vr128u2)
 EW_VARIANTS_TRANSPOSE(f64, double, w64x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x32)

@@ -377,8 +377,8 @@ TEST_CASE("padded outputs: pitched rows and column slices, the padding untouched
     CHECK(bias_rows_case<float, no_split_policy>(31, 1024, 0, 0, rng, stream.get(), pad) == 0);
     CHECK(bias_rows_case<__nv_bfloat16, no_split_policy>(29, 1000, 1, 3, rng, stream.get(), pad) == 0);
   }
-  // Rows shorter than a warp's vectors (several rows a warp, each starting at its own offset in a vector:
-  // the pitched form's stores across lanes begin and end inside warps), and blocks of two vectors a thread.
+  // Rows shorter than a warp's vectors (several rows a warp, each starting at its own offset in a vector),
+  // and blocks of two vectors a thread.
   for (const std::int64_t pad : {1, 2, 3, 6, 10}) {
     INFO("pad " << pad);
     CHECK(bias_rows_case<__nv_bfloat16>(301, 64, 0, 0, rng, stream.get(), pad) == 0);
@@ -387,8 +387,8 @@ TEST_CASE("padded outputs: pitched rows and column slices, the padding untouched
     CHECK(bias_rows_case<float>(517, 8, 0, 0, rng, stream.get(), pad) == 0);
     CHECK(bias_rows_case<__nv_bfloat16, two_vectors_a_thread_policy>(301, 64, 0, 0, rng, stream.get(), pad) ==
           0);
-    CHECK(bias_rows_case<__nv_bfloat16, two_vectors_a_thread_policy>(29, 1000, 0, 3, rng, stream.get(), pad) ==
-          0);
+    CHECK(bias_rows_case<__nv_bfloat16, two_vectors_a_thread_policy>(29, 1000, 0, 3, rng, stream.get(),
+                                                                     pad) == 0);
   }
 }
 
@@ -615,7 +615,8 @@ struct sincos_h {
 }  // namespace
 
 TEST_CASE("N-d launches: two 16-bit outputs into pitched rows", "[nd]") {
-  // Both outputs' rows start off a vector: each stored as whole vectors across lanes (the pitched form).
+  // Both outputs' rows start off a vector (the pitched form's pieces), rows shorter and longer than a warp's
+  // vectors.
   owned_stream stream;
   std::mt19937_64 rng(base_seed() + 10);
   for (const std::int64_t C : {64, 1000}) {
@@ -629,10 +630,10 @@ TEST_CASE("N-d launches: two 16-bit outputs into pitched rows", "[nd]") {
       y1.poison();
       y2.poison();
       const ew::extents<2> e{R, C};
-      EW_REQUIRE_CUDA(ew::elementwise(
-          two_bf16{}, e,
-          ew::out(ew::strided(y1.data(), e, ew::strides{ld, 1}), ew::strided(y2.data(), e, ew::strides{ld, 1})),
-          static_cast<const __nv_bfloat16*>(x.data()), stream.get()));
+      EW_REQUIRE_CUDA(ew::elementwise(two_bf16{}, e,
+                                      ew::out(ew::strided(y1.data(), e, ew::strides{ld, 1}),
+                                              ew::strided(y2.data(), e, ew::strides{ld, 1})),
+                                      static_cast<const __nv_bfloat16*>(x.data()), stream.get()));
       EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
       const auto h1 = y1.download();
       const auto h2 = y2.download();

@@ -642,7 +642,8 @@ struct vector_row_blocks {
 /// elements apart, with the kernels' shapes `S::value`: checks every element of both, that each output
 /// byte is stored once and the padding never, and returns the path.
 template <class A, class T1, class T2, class S = ew::tuning::default_nd_shapes_t>
-std::string two_pitched_outputs(std::int64_t rows, std::int64_t cols, std::int64_t pitch, std::uint64_t seed) {
+std::string two_pitched_outputs(std::int64_t rows, std::int64_t cols, std::int64_t pitch,
+                                std::uint64_t seed) {
   const std::int64_t total = rows * cols, span = rows * pitch;
   buffer<A> a(total + 8), b(cols + 8);
   buffer<T1> y1(span + 8);
@@ -650,8 +651,10 @@ std::string two_pitched_outputs(std::int64_t rows, std::int64_t cols, std::int64
   std::mt19937_64 rng(seed);
   fill_random(a.base, total + 8, rng);
   fill_random(b.base, cols + 8, rng);
-  std::memset(static_cast<void*>(y1.base), ew_test::poison_byte, static_cast<std::size_t>(span + 8) * sizeof(T1));
-  std::memset(static_cast<void*>(y2.base), ew_test::poison_byte, static_cast<std::size_t>(span + 8) * sizeof(T2));
+  std::memset(static_cast<void*>(y1.base), ew_test::poison_byte,
+              static_cast<std::size_t>(span + 8) * sizeof(T1));
+  std::memset(static_cast<void*>(y2.base), ew_test::poison_byte,
+              static_cast<std::size_t>(span + 8) * sizeof(T2));
   access_log log;
   current_log = &log;
   ew::detail::host_access_observer = &observe;
@@ -693,22 +696,26 @@ std::string two_pitched_outputs(std::int64_t rows, std::int64_t cols, std::int64
 
 }  // namespace
 
-TEST_CASE("vector-row kernel body on the host: pitched rows stored as whole vectors across lanes", "[nd][tile]") {
-  // Rows of whole vectors into padded outputs whose rows do not start on a vector: each lane stores the
-  // aligned vector made of its own vector's last elements and the next lane's first; a row's first and
-  // last vectors and a warp's first and last lanes in pieces. Rows shorter than a warp's vectors, longer
-  // than a block's, rows that start at every offset in a vector; two outputs whose vectors are 16 bytes
-  // (both stored across lanes) or one of 16 and one of 32 bytes (its vectors in pieces); blocks of two
+TEST_CASE("vector-row kernel body on the host: two outputs into pitched rows, other block shapes",
+          "[nd][tile]") {
+  // Rows of whole vectors into padded outputs whose rows do not start on a vector (the pitched form's
+  // pieces): rows shorter than a warp's vectors and longer than a block's, rows that start at every offset
+  // in a vector; two outputs whose vectors are 16 bytes, or one of 16 and one of 32 bytes; blocks of two
   // vectors a thread, blocks of three warps.
   std::uint64_t seed = ew_test::base_seed() + 19;
-  for (const auto& [rows, cols, pitch] : {std::array<std::int64_t, 3>{37, 64, 66}, {5, 1000, 1250}, {40, 8, 10},
-                                          {3, 1024, 1027}, {70, 16, 18}, {9, 256, 262}}) {
+  for (const auto& [rows, cols, pitch] : {std::array<std::int64_t, 3>{37, 64, 66},
+                                          {5, 1000, 1250},
+                                          {40, 8, 10},
+                                          {3, 1024, 1027},
+                                          {70, 16, 18},
+                                          {9, 256, 262}}) {
     CHECK(two_pitched_outputs<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16>(rows, cols, pitch, ++seed)
               .rfind("vector_row pitched", 0) == 0);
     CHECK(two_pitched_outputs<std::uint16_t, std::uint16_t, std::uint16_t>(rows, cols, pitch, ++seed)
               .rfind("vector_row pitched", 0) == 0);
-    CHECK(two_pitched_outputs<float, float, float>(rows, cols, pitch, ++seed).rfind("vector_row pitched", 0) ==
-          0);
+    CHECK(
+        two_pitched_outputs<float, float, float>(rows, cols, pitch, ++seed).rfind("vector_row pitched", 0) ==
+        0);
     CHECK(two_pitched_outputs<__nv_bfloat16, __nv_bfloat16, float>(rows, cols, pitch, ++seed)
               .rfind("vector_row pitched", 0) == 0);
     CHECK(two_pitched_outputs<__nv_bfloat16, __nv_bfloat16, __nv_bfloat16, vector_row_blocks<64, 2>>(

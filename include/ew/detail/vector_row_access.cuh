@@ -12,8 +12,6 @@
 #include <cuda/std/bit>
 #include <cuda/std/type_traits>
 
-#include <nv/target>
-
 #include "config.cuh"
 #include "vector_access.cuh"
 
@@ -110,94 +108,42 @@ EW_HD vector_word<T, Vec> load_two_row_run(const T* ptr, std::uint32_t from, std
   return w;
 }
 
-/// Elements `[lo, hi)` of one vector of a padded output (the `pitched` form), the vector at `q`, stored in
-/// pieces of `piece` elements (a power of two, at most `Vec`; `lo` and `hi` multiples of it), each one
-/// aligned access: one 16-byte store where the rows start on a vector, else as many as the rows' alignment
-/// asks (a row pitch of 1250 bf16 elements: four 4-byte stores for a whole vector). 16-byte vectors are cut
-/// from their four 32-bit words (no element taken apart: an element-wise form took the kernels of u8 from
-/// 32 to 44 registers, docs/PERFORMANCE.md change 33); others element by element.
+/// One vector of a padded output (the `pitched` form) stored at `q` in pieces of `piece` elements (a power
+/// of two, at most `Vec`), each one aligned access: one 16-byte store where the rows start on a vector,
+/// else as many as the rows' alignment asks (a row pitch of 1250 bf16 elements: four 4-byte stores).
+/// 16-byte vectors are cut from their four 32-bit words (no element taken apart: an element-wise form took
+/// the kernels of u8 from 32 to 44 registers, docs/PERFORMANCE.md change 33); others element by element.
 template <class T, int Vec>
-EW_HD void store_vector_pieces(T* q, const vector_word<T, Vec>& w, std::uint32_t piece, std::uint32_t lo = 0,
-                               std::uint32_t hi = Vec) {
+EW_HD void store_vector_pieces(T* q, const vector_word<T, Vec>& w, std::uint32_t piece) {
   const std::uint32_t bytes = piece * static_cast<std::uint32_t>(sizeof(T));
-  // Whether the piece at byte `b` of the vector is in `[lo, hi)`.
-  const auto in = [&](int b) {
-    const std::uint32_t e = static_cast<std::uint32_t>(b) / static_cast<std::uint32_t>(sizeof(T));
-    return e >= lo && e < hi;
-  };
   if (piece >= static_cast<std::uint32_t>(Vec)) {
     store_vector<Vec>(q, w);
   } else if constexpr (sizeof(T) * Vec == 16 && uses_word_v<T, Vec>) {
     auto* b = reinterpret_cast<unsigned char*>(q);
     const std::uint32_t words[4] = {w.word.x, w.word.y, w.word.z, w.word.w};
     if (bytes == 8) {
-      if (in(0)) store_raw(b, uint2{words[0], words[1]});
-      if (in(8)) store_raw(b + 8, uint2{words[2], words[3]});
+      store_raw(b, uint2{words[0], words[1]});
+      store_raw(b + 8, uint2{words[2], words[3]});
     } else if (bytes == 4) {
       EW_DETAIL_UNROLL
-      for (int k = 0; k < 4; ++k) {
-        if (in(4 * k)) store_raw(b + 4 * k, words[k]);
-      }
+      for (int k = 0; k < 4; ++k) store_raw(b + 4 * k, words[k]);
     } else if (bytes == 2) {
       EW_DETAIL_UNROLL
-      for (int k = 0; k < 8; ++k) {
-        if (in(2 * k)) store_raw(b + 2 * k, static_cast<unsigned short>(words[k / 2] >> (16 * (k % 2))));
-      }
+      for (int k = 0; k < 8; ++k)
+        store_raw(b + 2 * k, static_cast<unsigned short>(words[k / 2] >> (16 * (k % 2))));
     } else {
       EW_DETAIL_UNROLL
-      for (int k = 0; k < 16; ++k) {
-        if (in(k)) store_raw(b + k, static_cast<unsigned char>(words[k / 4] >> (8 * (k % 4))));
-      }
+      for (int k = 0; k < 16; ++k)
+        store_raw(b + k, static_cast<unsigned char>(words[k / 4] >> (8 * (k % 4))));
     }
   } else {
     EW_DETAIL_UNROLL
     for (int j = 0; j < Vec; ++j) {
-      if (static_cast<std::uint32_t>(j) < lo || static_cast<std::uint32_t>(j) >= hi) continue;
       vector_word<T, 1> one;
       one.elements.v[0] = w.elements.v[j];
       store_vector<1>(q + j, one);
     }
   }
-}
-
-/// Vector `w` of a padded output (the `pitched` form; 16-byte vectors), at element `at` of `out` (which
-/// is aligned to a vector), stored as whole aligned vectors where its row does not start on one: with `k =
-/// at % Vec` elements past a vector, its last `k` elements and the first `Vec - k` of the row's next vector
-/// (`next`, where `joined`) as one 16-byte store; without `joined` (the row's last vector, or the next one
-/// another thread's) its last `k` in pieces; its first `Vec - k` in pieces where `head` (no thread stores
-/// them with the vector before: the row's first vector, or the one before another thread's). Probe 15
-/// (H200, 2026-12-04): whole stores took 0.88x the kernel time of the pieces for relu bf16 into rows 1250
-/// apart.
-template <class T, int Vec>
-EW_HD void store_pitched_vector(T* out, std::uint32_t at, const vector_word<T, Vec>& w,
-                                const vector_word<T, Vec>& next, bool head, bool joined, std::uint32_t piece) {
-  static_assert(sizeof(T) * Vec == 16 && uses_word_v<T, Vec>, "store_pitched_vector: 16-byte vectors only");
-  const std::uint32_t k = at & static_cast<std::uint32_t>(Vec - 1);
-  T* q = out + at;
-  if (k == 0) {
-    store_vector<Vec>(q, w);
-    return;
-  }
-  const std::uint32_t before = static_cast<std::uint32_t>(Vec) - k;  // elements before the next vector
-  if (head) store_vector_pieces(q, w, piece, 0, before);
-  if (joined) {
-    store_vector<Vec>(q + before, funnel_elements<T, Vec>(w, next, before));
-  } else {
-    store_vector_pieces(q, w, piece, before, static_cast<std::uint32_t>(Vec));
-  }
-}
-
-/// The vector of the thread one lane up (`__shfl_down_sync` by one, the whole warp taking part); on the
-/// host, `w`.
-template <class T, int Vec>
-EW_HD vector_word<T, Vec> shuffle_down_vector(const vector_word<T, Vec>& w) {
-  static_assert(sizeof(T) * Vec == 16 && uses_word_v<T, Vec>, "shuffle_down_vector: 16-byte vectors only");
-  vector_word<T, Vec> r = w;
-  NV_IF_TARGET(NV_IS_DEVICE, (r.word.x = __shfl_down_sync(0xffffffffu, w.word.x, 1);
-                              r.word.y = __shfl_down_sync(0xffffffffu, w.word.y, 1);
-                              r.word.z = __shfl_down_sync(0xffffffffu, w.word.z, 1);
-                              r.word.w = __shfl_down_sync(0xffffffffu, w.word.w, 1);));
-  return r;
 }
 
 }  // namespace detail

@@ -263,52 +263,6 @@ struct vector_row_thread {
     }
   }
 
-  /// The `pitched` form's results of vector `v` (the host's stand-in for a neighbouring lane's).
-#pragma nv_exec_check_disable
-  template <bool Known, unsigned Mask, int Last, std::size_t... I, std::size_t... O>
-  EW_HD cuda::std::tuple<vector_word<out_t<O>, Vec>...> pitched_results(std::uint32_t v,
-                                                                        cuda::std::index_sequence<I...>,
-                                                                        cuda::std::index_sequence<O...>) const {
-    std::uint32_t row, col;
-    p.row_vectors.divmod(v, row, col);
-    col *= static_cast<std::uint32_t>(Vec);
-    std::uint32_t coord[R] = {};
-    vector_row_coords<Last>(p, row, coord);
-    const cuda::std::tuple<vector_row_value<in_t<I>, Vec>...> loaded{
-        input<Known, Mask, Last, I>(cuda::std::get<I>(ins), v * static_cast<std::uint32_t>(Vec), coord, col)...};
-    cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
-    EW_DETAIL_UNROLL
-    for (int j = 0; j < Vec; ++j) {
-      auto r = op(element<Known, Mask, I>(cuda::std::get<I>(loaded), j)...);
-      ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
-    }
-    return results;
-  }
-
-  /// The `pitched` form's store of output `O`'s vector `w` (vector `v`, at element `at`, column `col` of
-  /// its row; `in`: a vector of the launch), by lane `lane` of a warp of neighbouring vectors: 16-byte
-  /// vectors through `store_pitched_vector`, the next lane's vector taken by a shuffle that every lane
-  /// makes (on the host: computed again); others in pieces.
-#pragma nv_exec_check_disable
-  template <bool Known, unsigned Mask, int Last, std::size_t O, std::size_t... I, std::size_t... Os>
-  EW_HD void pitched_store(const vector_word<out_t<O>, Vec>& w, std::uint32_t v, std::uint32_t at,
-                           std::uint32_t col, std::uint32_t lane, bool in, cuda::std::index_sequence<I...> is,
-                           cuda::std::index_sequence<Os...> os) const {
-    using T = out_t<O>;
-    T* const out = cuda::std::get<O>(outs);
-    if constexpr (sizeof(T) * Vec == 16 && uses_word_v<T, Vec>) {
-      // The next lane's vector is the row's next (the lane before's, the row's previous, the same way).
-      const bool joined = lane != 31 && col + static_cast<std::uint32_t>(Vec) < p.cols;
-      vector_word<T, Vec> next = shuffle_down_vector(w);
-      NV_IF_TARGET(NV_IS_HOST, (if (in && joined) next = cuda::std::get<O>(
-                                    pitched_results<Known, Mask, Last>(v + 1, is, os));));
-      if (in) store_pitched_vector(out, at, w, next, lane == 0 || col == 0, joined, p.piece);
-    } else {
-      (void)v, (void)col, (void)lane, (void)is, (void)os;
-      if (in) store_vector_pieces(out + at, w, p.piece);
-    }
-  }
-
 #pragma nv_exec_check_disable
   template <bool Known, unsigned Mask, int Last, std::size_t... I, std::size_t... O>
   EW_HD void body(std::uint32_t first, std::uint32_t threads, cuda::std::index_sequence<I...>,
@@ -317,7 +271,7 @@ struct vector_row_thread {
     // `Split`: the vectors `edge` does (1), and those wholly in the outputs' padding, which do nothing (2).
     // `Pitched`: each vector's element offset in the outputs.
     unsigned char edges[Unroll] = {};
-    std::uint32_t at[Unroll] = {}, cols[Unroll] = {};
+    std::uint32_t at[Unroll] = {};
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {  // every load first
       const std::uint32_t v = first + static_cast<std::uint32_t>(u) * threads;
@@ -338,10 +292,7 @@ struct vector_row_thread {
         } else {  // `i` is the flat index of a dense layout (the `pitched` form's too)
           p.row_vectors.divmod(v, row, col);
           col *= static_cast<std::uint32_t>(Vec);
-          if constexpr (Pitched) {
-            at[u] = row * p.pitch + col;
-            cols[u] = col;
-          }
+          if constexpr (Pitched) at[u] = row * p.pitch + col;
         }
         std::uint32_t coord[R] = {};
         vector_row_coords<Last>(p, row, coord);
@@ -358,35 +309,6 @@ struct vector_row_thread {
         }
       }
     }
-    const auto compute = [&](int u) {
-      cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
-      EW_DETAIL_UNROLL
-      for (int j = 0; j < Vec; ++j) {
-        auto r = op(element<Known, Mask, I>(cuda::std::get<I>(loaded)[u], j)...);
-        ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
-      }
-      return results;
-    };
-    if constexpr (Pitched) {
-      // Rows that do not start on a vector: whole stores from the vectors of neighbouring lanes, which
-      // take neighbouring vectors, every lane taking part (blocks are whole warps, `nd_kernel_shapes_error`: the
-      // lane is `first`'s).
-      if (p.piece < static_cast<std::uint32_t>(Vec)) {
-        const std::uint32_t lane = first % 32;
-        EW_DETAIL_UNROLL
-        for (int u = 0; u < Unroll; ++u) {
-          const std::uint32_t v = first + static_cast<std::uint32_t>(u) * threads;
-          const bool in = v < p.vectors;
-          cuda::std::tuple<vector_word<out_t<O>, Vec>...> results{};
-          if (in) results = compute(u);
-          (pitched_store<Known, Mask, Last, O>(cuda::std::get<O>(results), v, at[u], cols[u], lane, in,
-                                               cuda::std::index_sequence<I...>{},
-                                               cuda::std::index_sequence<O...>{}),
-           ...);
-        }
-        return;
-      }
-    }
     EW_DETAIL_UNROLL
     for (int u = 0; u < Unroll; ++u) {
       const std::uint32_t v = first + static_cast<std::uint32_t>(u) * threads;
@@ -398,7 +320,12 @@ struct vector_row_thread {
             continue;
           }
         }
-        const auto results = compute(u);
+        cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
+        EW_DETAIL_UNROLL
+        for (int j = 0; j < Vec; ++j) {
+          auto r = op(element<Known, Mask, I>(cuda::std::get<I>(loaded)[u], j)...);
+          ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
+        }
         if constexpr (Pitched) {
           (store_vector_pieces(cuda::std::get<O>(outs) + at[u], cuda::std::get<O>(results), p.piece), ...);
           continue;
