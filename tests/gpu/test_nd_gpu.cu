@@ -599,7 +599,6 @@ TEST_CASE("the shapes users launch: bias, column broadcast, NCHW channels, pitch
 }
 
 namespace {
-/// (sin, cos) of a half, in float.
 /// `2x` and `x + 1` of a bf16, in float, rounded to bf16.
 struct two_bf16 {
   EW_HD cuda::std::tuple<__nv_bfloat16, __nv_bfloat16> operator()(__nv_bfloat16 v) const {
@@ -607,6 +606,7 @@ struct two_bf16 {
     return {ew::convert<__nv_bfloat16>(f * 2.0f), ew::convert<__nv_bfloat16>(f + 1.0f)};
   }
 };
+/// (sin, cos) of a half, in float.
 struct sincos_h {
   EW_HD cuda::std::tuple<float, float> operator()(__half v) const {
     return ew::sincos<float>{}(__half2float(v));

@@ -8,8 +8,8 @@
 // exactly once, and every vector access must be aligned. And the staged tile's shared-memory layout: one
 // place for every element, and the banks each warp's stores and loads meet.
 
-#include <cstdint>
 #include <array>
+#include <cstdint>
 #include <cstring>
 #include <map>
 #include <random>

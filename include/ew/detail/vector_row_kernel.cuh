@@ -129,30 +129,31 @@ struct vector_row_thread {
   EW_HD vector_row_value<in_t<K>, Vec> input(const X& x, std::uint32_t i, const std::uint32_t (&coord)[R],
                                              std::uint32_t col) const {
     vector_row_value<in_t<K>, Vec> r{};
-    if constexpr (is_gather_array_v<X>) {
-      const std::uint32_t off = vector_row_offset<Last>(p, x, coord);
-      if constexpr (Known && ((Mask >> K) & 1u) != 0) {
-        r.scalar = x.ptr[off];
-      } else if constexpr (Known && Pitched) {  // no input is laid out as padded outputs' flat index
-        r.w = along<K>(x.ptr + off, col, p.cols);
-      } else if constexpr (Known) {
-        r.w = x.flat ? along<K>(x.ptr, i, p.elements) : along<K>(x.ptr + off, col, p.cols);
-      } else if (x.map.inner_stride == 0) {
-        const in_t<K> v = x.ptr[off];
-        EW_DETAIL_UNROLL
-        for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = v;
-      } else {
-        r.w = x.flat ? along<K>(x.ptr, i, p.elements) : along<K>(x.ptr + off, col, p.cols);
-      }
-    } else if constexpr (is_gather_affine_v<X>) {
-      std::int64_t first = static_cast<std::int64_t>(i), step = 1;
-      if (Pitched || !x.flat) {
+    if constexpr (is_gather_array_v<X> || is_gather_affine_v<X>) {
+      // At the outputs' flat index `i`: never in the `pitched` form (no input is laid out as padded
+      // outputs' flat order), so that form compiles no test of it.
+      const bool flat = !Pitched && x.flat;
+      if constexpr (is_gather_array_v<X>) {
         const std::uint32_t off = vector_row_offset<Last>(p, x, coord);
-        step = x.map.inner_stride;
-        first = static_cast<std::int64_t>(off) + static_cast<std::int64_t>(col) * step;
+        if constexpr (Known && ((Mask >> K) & 1u) != 0) {
+          r.scalar = x.ptr[off];
+        } else if (!Known && x.map.inner_stride == 0) {
+          const in_t<K> v = x.ptr[off];
+          EW_DETAIL_UNROLL
+          for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = v;
+        } else {
+          r.w = flat ? along<K>(x.ptr, i, p.elements) : along<K>(x.ptr + off, col, p.cols);
+        }
+      } else {
+        std::int64_t first = static_cast<std::int64_t>(i), step = 1;
+        if (!flat) {
+          const std::uint32_t off = vector_row_offset<Last>(p, x, coord);
+          step = x.map.inner_stride;
+          first = static_cast<std::int64_t>(off) + static_cast<std::int64_t>(col) * step;
+        }
+        EW_DETAIL_UNROLL
+        for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = first + j * step;
       }
-      EW_DETAIL_UNROLL
-      for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = first + j * step;
     } else {
       r.w = x.template vector<Vec>(static_cast<std::size_t>(i));
     }
