@@ -63,10 +63,12 @@ std::tuple<std::integral_constant<std::size_t, K>...> index_tuple(std::index_seq
 }
 
 /// Runs the whole simulated grid the launcher would launch for `op` on `n` elements, one output, inputs
-/// `In...` at the given element offsets (output first), and checks every output element and the guards.
-/// Returns whether the launch took the whole-tile path (`launch_shape::whole_tiles`).
-template <int Vec, int Unroll, class Out, class... In, class Op>
-bool run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
+/// `In...` at the given element offsets (output first), and checks every output element against
+/// `want(inputs...)` and the guards. Returns whether the launch took the whole-tile path
+/// (`launch_shape::whole_tiles`). `fill_input` fills each input array (pointer, count, seed).
+template <int Vec, int Unroll, class Out, class... In, class Op, class Want, class Fill>
+bool run_body_against(Op op, std::size_t n, const std::vector<std::size_t>& offsets, Want want_of,
+                      Fill fill_input) {
   host_array<Out> out(n, offsets[0] * sizeof(Out));
   auto make_inputs = [&](auto... k) {
     return std::tuple<host_array<In>...>{host_array<In>(n, offsets[1 + k] * sizeof(In))...};
@@ -75,7 +77,7 @@ bool run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
   std::apply(
       [&](auto&... a) {
         std::uint64_t s = 1;
-        (fill(a.data(), n, ew_test::base_seed() + 101 * s++), ...);
+        (fill_input(a.data(), n, ew_test::base_seed() + 101 * s++), ...);
       },
       ins);
   std::memset(static_cast<void*>(out.data()), ew_test::poison_byte, n * sizeof(Out));
@@ -104,7 +106,7 @@ bool run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
 
   std::size_t wrong = 0, first = n;
   for (std::size_t i = 0; i < n; ++i) {
-    const Out want = std::apply([&](auto&... a) { return ew::convert<Out>(op(a.data()[i]...)); }, ins);
+    const Out want = std::apply([&](auto&... a) { return want_of(a.data()[i]...); }, ins);
     if (!ew_test::same_bits(out.data()[i], want)) {
       if (wrong++ == 0) first = i;
     }
@@ -114,6 +116,15 @@ bool run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
   REQUIRE(out.guards_intact());
   std::apply([&](auto&... a) { REQUIRE((a.guards_intact() && ...)); }, ins);
   return plan.shape.whole_tiles;
+}
+
+/// `run_body_against` with the functor's result converted by `ew::convert` as the reference, inputs from
+/// `fill`.
+template <int Vec, int Unroll, class Out, class... In, class Op>
+bool run_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
+  return run_body_against<Vec, Unroll, Out, In...>(
+      op, n, offsets, [&](auto... x) { return ew::convert<Out>(op(x...)); },
+      [](auto* p, std::size_t count, std::uint64_t seed) { fill(p, count, seed); });
 }
 
 struct add3 {
@@ -158,6 +169,78 @@ TEST_CASE("kernel body on the host: launches of whole tiles take the 32-bit whol
     CHECK_FALSE(run_body<4, 2, float, float>(ew::relu<float>{}, n, {1, 1}));
     CHECK_FALSE(run_body<4, 2, float, float>(ew::relu<float>{}, n + 4, {0, 0}));
     CHECK_FALSE(run_body<4, 2, float, float>(ew::relu<float>{}, n, {0, 1}));
+  }
+}
+
+namespace {
+
+/// `x * scale` as a float result, for an FP8 output: the kernel body converts it, two lanes at a time
+/// through the packed conversion (kernel.cuh's `fp8_pair_bits`).
+struct scaled_to_float {
+  float scale;
+  EW_HD float operator()(float x) const { return x * scale; }
+};
+
+/// The same from a bf16 input.
+struct scaled_bf16_to_float {
+  float scale;
+  EW_HD float operator()(__nv_bfloat16 x) const { return ew::up(x) * scale; }
+};
+
+/// Values over FP8's whole range and past it: a random sign, a power of two from 2^-20 to 2^11, a random
+/// 23-bit mantissa; one element in 61 an infinity.
+template <class T>
+void fill_wide(T* p, std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  for (std::size_t i = 0; i < n; ++i) {
+    const std::uint64_t r = rng();
+    float v = std::ldexp(1.0f + static_cast<float>(r & 0x7fffffu) * 0x1p-23f,
+                         static_cast<int>((r >> 23) % 32) - 20);
+    if (i % 61 == 60) v = INFINITY;
+    if ((r >> 40) & 1) v = -v;
+    p[i] = ew::convert<T>(v);
+  }
+}
+
+/// An FP8 output through the whole simulated grid at vector width `Vec`, every element checked against
+/// cuda_fp8.h's one-value conversion of the op's float result (not `ew::convert`, nor the packed pair).
+template <int Vec, int Unroll, class Out, class In, class Op>
+void run_fp8_body(Op op, std::size_t n, const std::vector<std::size_t>& offsets) {
+  run_body_against<Vec, Unroll, Out, In>(
+      op, n, offsets,
+      [&](In x) {
+        Out r;
+        r.__x = __nv_cvt_float_to_fp8(op(x), __NV_SATFINITE,
+                                      std::is_same_v<Out, __nv_fp8_e4m3> ? __NV_E4M3 : __NV_E5M2);
+        return r;
+      },
+      [](In* p, std::size_t count, std::uint64_t seed) { fill_wide(p, count, seed); });
+}
+
+}  // namespace
+
+TEST_CASE("kernel body on the host: FP8 outputs at every vector width, lanes in order",
+          "[kernel_body][fp8]") {
+  // Issue 22: a swap of the packed conversion's two bytes in the kernel's result path went unseen by the
+  // host tests, which sent no FP8 output through the kernel body (and the host compiled the one-value
+  // conversion there). Pairs of lanes now go through the same packing and unpacking on the host as on sm_89.
+  for (std::size_t n :
+       {std::size_t{1}, std::size_t{7}, std::size_t{64}, std::size_t{1000}, std::size_t{4099}}) {
+    for (std::size_t a = 0; a < 3; ++a) {
+      for (std::size_t b : {std::size_t{0}, std::size_t{1}, std::size_t{5}}) {
+        INFO("n=" << n << " offsets " << a << "," << b);
+        run_fp8_body<1, 2, __nv_fp8_e4m3, float>(scaled_to_float{1.0f}, n, {a, b});
+        run_fp8_body<2, 2, __nv_fp8_e4m3, float>(scaled_to_float{1.0f}, n, {a, b});
+        run_fp8_body<4, 2, __nv_fp8_e4m3, float>(scaled_to_float{0.5f}, n, {a, b});
+        run_fp8_body<8, 1, __nv_fp8_e4m3, float>(scaled_to_float{3.0f}, n, {a, b});
+        run_fp8_body<16, 1, __nv_fp8_e4m3, float>(scaled_to_float{1.0f}, n, {a, b});
+        run_fp8_body<2, 1, __nv_fp8_e5m2, float>(scaled_to_float{64.0f}, n, {a, b});
+        run_fp8_body<4, 2, __nv_fp8_e5m2, float>(scaled_to_float{64.0f}, n, {a, b});
+        run_fp8_body<16, 2, __nv_fp8_e5m2, float>(scaled_to_float{0.25f}, n, {a, b});
+        run_fp8_body<8, 2, __nv_fp8_e4m3, __nv_bfloat16>(scaled_bf16_to_float{2.0f}, n, {a, b});
+        run_fp8_body<8, 1, __nv_fp8_e5m2, __nv_bfloat16>(scaled_bf16_to_float{64.0f}, n, {a, b});
+      }
+    }
   }
 }
 

@@ -89,6 +89,73 @@ TEST_CASE("random: a vector of any width at any start equals its elements", "[ra
   for (std::size_t i = 0; i < 64; ++i) CHECK(from_memory.element(i) == by_value.element(i));
 }
 
+namespace {
+
+/// Element `i`'s value from first principles (random.cuh's documented stream, not its code): Philox block
+/// `i / 4` of counter (offset, i / 4) and key seed, word `i % 4`; uniform as the word's top 24 bits times
+/// 2^-24; normal by Box-Muller in double from the pair of words (0, 1) or (2, 3), cosine on the pair's first
+/// lane and sine on its second.
+double reference_value(ew::random_kind kind, const ew::philox_seed& key, std::uint64_t i) {
+  const std::uint64_t q = i / 4;
+  const ew::philox_block b =
+      ew::philox4x32_10({static_cast<std::uint32_t>(key.offset), static_cast<std::uint32_t>(key.offset >> 32),
+                         static_cast<std::uint32_t>(q), static_cast<std::uint32_t>(q >> 32)},
+                        static_cast<std::uint32_t>(key.seed), static_cast<std::uint32_t>(key.seed >> 32));
+  const std::uint32_t words[4] = {b.x, b.y, b.z, b.w};
+  const int lane = static_cast<int>(i % 4);
+  if (kind == ew::random_kind::bits) return words[lane];
+  if (kind == ew::random_kind::uniform) return static_cast<double>(words[lane] >> 8) * 0x1p-24;
+  const std::uint32_t a = words[lane & 2], c = words[(lane & 2) + 1];
+  const double u1 = (static_cast<double>(a >> 8) + 1.0) * 0x1p-24, u2 = static_cast<double>(c >> 8) * 0x1p-24;
+  const double r = std::sqrt(-2.0 * std::log(u1)), t = 6.283185307179586476925 * u2;
+  return r * (lane % 2 == 0 ? std::cos(t) : std::sin(t));
+}
+
+template <ew::random_kind K, int Vec>
+void check_lanes_against_blocks(const ew::philox_seed& key, std::uint64_t start) {
+  const ew::detail::random_input<K, false> in{key, nullptr};
+  const auto v = in.template vector<Vec>(start);
+  for (int j = 0; j < Vec; ++j) {
+    const double want = reference_value(K, key, start + static_cast<std::uint64_t>(j));
+    const double got = static_cast<double>(v.elements.v[j]);
+    const double got_element = static_cast<double>(in.element(start + static_cast<std::uint64_t>(j)));
+    INFO("kind " << static_cast<int>(K) << " Vec " << Vec << " start " << start << " lane " << j);
+    if (K == ew::random_kind::normal) {
+      // float log, sqrt and sincospi against double: a few float ulps of values below 6.
+      CHECK(std::fabs(got - want) <= 4e-6 * (1.0 + std::fabs(want)));
+      CHECK(std::fabs(got_element - want) <= 4e-6 * (1.0 + std::fabs(want)));
+    } else {
+      CHECK(got == want);
+      CHECK(got_element == want);
+    }
+  }
+}
+
+template <ew::random_kind K>
+void check_every_width(const ew::philox_seed& key, std::uint64_t start) {
+  check_lanes_against_blocks<K, 1>(key, start);
+  check_lanes_against_blocks<K, 2>(key, start);
+  check_lanes_against_blocks<K, 4>(key, start);
+  check_lanes_against_blocks<K, 8>(key, start);
+  check_lanes_against_blocks<K, 16>(key, start);
+}
+
+}  // namespace
+
+TEST_CASE("random: lane k of every vector is its own word of the Philox block it comes from", "[random]") {
+  // Issue 22: the vector test above compares `vector()` with `element()`, which would share a swap of two
+  // lanes; here both are checked against the block, word by word, for each kind at every width and start.
+  for (const ew::philox_seed key :
+       {ew::philox_seed{42, 7}, ew::philox_seed{0x0123456789abcdefull, 0xfedcba98ull}}) {
+    for (std::uint64_t start : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3},
+                                std::uint64_t{5}, std::uint64_t{1002}, (std::uint64_t{3} << 34) + 1}) {
+      check_every_width<ew::random_kind::bits>(key, start);
+      check_every_width<ew::random_kind::uniform>(key, start);
+      check_every_width<ew::random_kind::normal>(key, start);
+    }
+  }
+}
+
 TEST_CASE("random: uniform in [0, 1), normal from pairs, on the words' extremes", "[random]") {
   CHECK(ew::detail::uniform_of(0u) == 0.0f);
   CHECK(ew::detail::uniform_of(0xffffffffu) == 1.0f - 5.9604644775390625e-08f);

@@ -35,10 +35,22 @@ EW_HD decltype(auto) result_part(R& r) {
   }
 }
 
+/// Two float results as the two bytes of one packed FP8 pair, `lo` in the low byte: the packed
+/// `cvt.rn.satfinite.e4m3x2.f32` (or e5m2x2) of sm_89 and later, one instruction for two values where
+/// cuda_fp8.h's one-value conversion spends one per value; on the host the same cuda_fp8.h function (its
+/// software path), so that the host tests run the lanes' packing and unpacking the GPU runs; before sm_89
+/// one value at a time.
+template <class To>
+EW_HD unsigned fp8_pair_bits(float lo, float hi) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 890
+  return static_cast<unsigned>(convert<To>(lo).__x) | (static_cast<unsigned>(convert<To>(hi).__x) << 8u);
+#else
+  return __nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE, fp8_kind<To>);
+#endif
+}
+
 /// Part `K` of the `Vec` results `r` converted into `out` (`ew::convert`'s rules): an FP8 output of a float
-/// part two elements at a time, through the packed `cvt.rn.satfinite.e4m3x2.f32` (or e5m2x2) of sm_89 and
-/// later, one instruction for two values where cuda_fp8.h's one-value conversion spends one per value;
-/// anything else element by element.
+/// part two elements at a time (`fp8_pair_bits`), anything else element by element.
 template <std::size_t K, std::size_t NumOut, class To, int Vec, class R>
 EW_HD void convert_results(vector_word<To, Vec>& out, R (&r)[Vec]) {
   using part_t =
@@ -46,13 +58,9 @@ EW_HD void convert_results(vector_word<To, Vec>& out, R (&r)[Vec]) {
   if constexpr (is_fp8_v<To> && cuda::std::is_same_v<part_t, float> && Vec % 2 == 0) {
     EW_DETAIL_UNROLL
     for (int j = 0; j < Vec; j += 2) {
-      const float lo = result_part<K, NumOut>(r[j]), hi = result_part<K, NumOut>(r[j + 1]);
-      NV_IF_ELSE_TARGET(NV_PROVIDES_SM_89,
-                        (const __nv_fp8x2_storage_t w =
-                             __nv_cvt_float2_to_fp8x2(make_float2(lo, hi), __NV_SATFINITE, fp8_kind<To>);
-                         out.elements.v[j] = fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(w & 0xffu));
-                         out.elements.v[j + 1] = fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(w >> 8));),
-                        (out.elements.v[j] = convert<To>(lo); out.elements.v[j + 1] = convert<To>(hi);));
+      const unsigned w = fp8_pair_bits<To>(result_part<K, NumOut>(r[j]), result_part<K, NumOut>(r[j + 1]));
+      out.elements.v[j] = fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(w & 0xffu));
+      out.elements.v[j + 1] = fp8_from_bits<To>(static_cast<__nv_fp8_storage_t>(w >> 8));
     }
   } else {
     EW_DETAIL_UNROLL
