@@ -1,9 +1,10 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// Dropout keyed by element: y = dropout(x + b) with its mask, Philox-4x32-10 words keyed by (seed, offset,
-// element index), so the mask is the same on any launch shape and in a graph; the seed and offset live in
-// device memory, and a replayed graph reads the offset it finds there. The README's snippet is the part
-// between the [snippet] markers (CI compiles this file; scripts/gpu_check.sh runs it on the GPU).
+// Dropout keyed by element: y = dropout(x + b) with its mask, and again without it (ew::discard),
+// Philox-4x32-10 words keyed by (seed, offset, element index), so the mask is the same on any launch shape
+// and in a graph; the seed and offset live in device memory, and a replayed graph reads the offset it finds
+// there. The README's snippet is the part between the [snippet] markers (CI compiles this file;
+// scripts/gpu_check.sh runs it on the GPU).
 #include <cstdint>
 #include <cstdio>
 #include <vector>
@@ -30,12 +31,13 @@ int main() {
   }
   const std::size_t n = std::size_t(1) << 22;
   std::vector<float> hx(n, 1.0f), hb(n, 0.5f);
-  float *x, *b, *y;
+  float *x, *b, *y, *y2;
   bool* mask;
   ew::philox_seed* key;
   CHECK(cudaMalloc(&x, n * sizeof(float)));
   CHECK(cudaMalloc(&b, n * sizeof(float)));
   CHECK(cudaMalloc(&y, n * sizeof(float)));
+  CHECK(cudaMalloc(&y2, n * sizeof(float)));
   CHECK(cudaMalloc(&mask, n * sizeof(bool)));
   CHECK(cudaMalloc(&key, sizeof(ew::philox_seed)));
   CHECK(cudaMemcpy(x, hx.data(), n * sizeof(float), cudaMemcpyHostToDevice));
@@ -50,23 +52,29 @@ int main() {
   // (seed, offset, i), read from device memory `key` when the kernel runs.
   const auto add_then_dropout = ew::compose(ew::carry_last(ew::add<float>{}), ew::dropout<float>{0.1});
   CHECK(ew::elementwise(add_then_dropout, n, ew::out(y, mask), ew::in(x, b, ew::random_bits(key)), stream));
+  // The same values without the mask: ew::discard writes nothing for that output.
+  CHECK(ew::elementwise(add_then_dropout, n, ew::out(y2, ew::discard), ew::in(x, b, ew::random_bits(key)),
+                        stream));
   // [snippet]
 
-  std::vector<float> hy(n);
+  std::vector<float> hy(n), hy2(n);
   std::vector<unsigned char> hm(n);
   CHECK(cudaMemcpyAsync(hy.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost, stream));
+  CHECK(cudaMemcpyAsync(hy2.data(), y2, n * sizeof(float), cudaMemcpyDeviceToHost, stream));
   CHECK(cudaMemcpyAsync(hm.data(), mask, n, cudaMemcpyDeviceToHost, stream));
   CHECK(cudaStreamSynchronize(stream));
   std::size_t kept = 0, wrong = 0;
   for (std::size_t i = 0; i < n; ++i) {
     kept += hm[i];
     wrong += hy[i] != (hm[i] ? 1.5f / 0.9f : 0.0f) && hy[i] != (hm[i] ? static_cast<float>(1.5 / 0.9) : 0.0f);
+    wrong += hy2[i] != hy[i];
   }
   const double rate = static_cast<double>(kept) / static_cast<double>(n);
   std::printf("dropout: %zu elements, keep rate %.5f (want 0.9), %zu wrong\n", n, rate, wrong);
   CHECK(cudaFree(x));
   CHECK(cudaFree(b));
   CHECK(cudaFree(y));
+  CHECK(cudaFree(y2));
   CHECK(cudaFree(mask));
   CHECK(cudaFree(key));
   CHECK(cudaStreamDestroy(stream));

@@ -110,7 +110,7 @@ void run(const cell& c, bool once, int rounds) {
   if (n % (16 / sizeof(T)) == 0) {
     impls.push_back({"dense", false, [&] {
                        dense_copy<<<(nv + 127) / 128, 128>>>(reinterpret_cast<const uint4*>(x.p),
-                                                              reinterpret_cast<uint4*>(y.p), nv);
+                                                             reinterpret_cast<uint4*>(y.p), nv);
                      }});
   }
   impls.push_back({"ew_relu_1d", false, [&] { CK(ew::elementwise(ew::relu<T>{}, n, y.p, x.p)); }});
@@ -123,30 +123,35 @@ void run(const cell& c, bool once, int rounds) {
       };
       auto block = [&](auto p) {
         constexpr int P = decltype(p)::value;
-        block_row_pitched<P><<<c.rows, 128>>>(reinterpret_cast<const uint4*>(x.p), reinterpret_cast<char*>(y.p),
-                                              vpr, pitch_bytes);
+        block_row_pitched<P><<<c.rows, 128>>>(reinterpret_cast<const uint4*>(x.p),
+                                              reinterpret_cast<char*>(y.p), vpr, pitch_bytes);
       };
       impls.push_back({"flat", true, [&, flat] {
-                         if (piece == 16) flat(std::integral_constant<int, 16>{});
-                         else if (piece == 8) flat(std::integral_constant<int, 8>{});
-                         else flat(std::integral_constant<int, 4>{});
+                         if (piece == 16)
+                           flat(std::integral_constant<int, 16>{});
+                         else if (piece == 8)
+                           flat(std::integral_constant<int, 8>{});
+                         else
+                           flat(std::integral_constant<int, 4>{});
                        }});
       impls.push_back({"block_row", true, [&, block] {
-                         if (piece == 16) block(std::integral_constant<int, 16>{});
-                         else if (piece == 8) block(std::integral_constant<int, 8>{});
-                         else block(std::integral_constant<int, 4>{});
+                         if (piece == 16)
+                           block(std::integral_constant<int, 16>{});
+                         else if (piece == 8)
+                           block(std::integral_constant<int, 8>{});
+                         else
+                           block(std::integral_constant<int, 4>{});
                        }});
     }
     impls.push_back({"memcpy2d", true, [&] {
                        CK(cudaMemcpy2DAsync(y.p, pitch_bytes, x.p, row_bytes, row_bytes, c.rows,
                                             cudaMemcpyDeviceToDevice));
                      }});
-    impls.push_back({"ew_relu_nd", true, [&] {
-                       CK(ew::elementwise(ew::relu<T>{}, ex,
-                                          ew::out(ew::strided(y.p, ex, ew::strides{c.pitch, 1})),
-                                          ew::in(ew::strided(static_cast<const T*>(x.p), ex,
-                                                             ew::strides{c.cols, 1}))));
-                     }});
+    impls.push_back(
+        {"ew_relu_nd", true, [&] {
+           CK(ew::elementwise(ew::relu<T>{}, ex, ew::out(ew::strided(y.p, ex, ew::strides{c.pitch, 1})),
+                              ew::in(ew::strided(static_cast<const T*>(x.p), ex, ew::strides{c.cols, 1}))));
+         }});
   }
 
   // Check each once: y poisoned, then every written element against x (relu for the ew rows), the padding
@@ -175,8 +180,8 @@ void run(const cell& c, bool once, int rounds) {
       }
     }
     if (bad) {
-      std::printf("CHECK FAILED %s %s %ux%u pitch %u: %zu wrong\n", m.name.c_str(), type_name<T>(), c.rows, c.cols,
-                  c.pitch, bad);
+      std::printf("CHECK FAILED %s %s %ux%u pitch %u: %zu wrong\n", m.name.c_str(), type_name<T>(), c.rows,
+                  c.cols, c.pitch, bad);
       std::exit(2);
     }
   }
@@ -190,8 +195,8 @@ void run(const cell& c, bool once, int rounds) {
     std::vector<double> us;
     for (auto& m : impls) us.push_back(time_us(m.launch));
     for (std::size_t i = 0; i < impls.size(); ++i) {
-      std::printf("| %s | %ux%u | %u | %s | %d | %.2f | %.0f | %.3f |\n", type_name<T>(), c.rows, c.cols, c.pitch,
-                  impls[i].name.c_str(), r + 1, us[i], bytes / us[i] / 1e3, us[0] / us[i]);
+      std::printf("| %s | %ux%u | %u | %s | %d | %.2f | %.0f | %.3f |\n", type_name<T>(), c.rows, c.cols,
+                  c.pitch, impls[i].name.c_str(), r + 1, us[i], bytes / us[i] / 1e3, us[0] / us[i]);
     }
   }
 }

@@ -10,10 +10,22 @@
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
+#include "detail/discard.cuh"
 #include "detail/operand.cuh"
 #include "detail/side_reduction.cuh"
 
 namespace ew {
+
+/// The type of `ew::discard`.
+struct discard_t {
+  explicit constexpr discard_t(int) {}
+};
+
+/// An output that is not written: in `ew::out(y, ew::discard)` the op's second result part goes nowhere
+/// (`ew::dropout` without its mask, `ew::sincos` for the sine alone), and the kernel computes only what the
+/// written parts need. Any position, 1-D and N-dimensional launches, beside arrays and side reductions; at
+/// least one output must be written.
+inline constexpr discard_t discard{0};
 
 namespace detail {
 /// What `ew::in` stores for an argument of type `A`: `const T*` for a pointer, a view of const elements for
@@ -42,6 +54,8 @@ template <class T, int Rank>
 struct is_output_arg<strided_view<T, Rank>> : cuda::std::bool_constant<!cuda::std::is_const_v<T>> {};
 template <class R, class T>
 struct is_output_arg<reduce_target<R, T>> : cuda::std::true_type {};
+template <>
+struct is_output_arg<discard_t> : cuda::std::true_type {};
 }  // namespace detail
 
 /// The inputs of one launch, in the order the op takes its arguments: each a `const T*` or an operand of
@@ -51,8 +65,8 @@ struct inputs {
   cuda::std::tuple<A...> args;
 };
 
-/// The outputs of one launch: each a `T*`, in an N-dimensional launch an `ew::strided_view<T, R>`, or a
-/// side reduction (`ew::reduce_into`, reduce.cuh). With
+/// The outputs of one launch: each a `T*`, in an N-dimensional launch an `ew::strided_view<T, R>`, a
+/// side reduction (`ew::reduce_into`, reduce.cuh), or `ew::discard`. With
 /// more than one, the op returns a tuple-like value with one element per output (e.g.
 /// `cuda::std::tuple<float, float>`). Made by `ew::out`.
 template <class... A>
@@ -84,14 +98,14 @@ outputs<T*...> out(T*... p) {
   return outputs<T*...>{cuda::std::tuple<T*...>(p...)};
 }
 
-/// Groups outputs: `ew::out(y, dy)` for an op that returns two values. Pointers to non-const elements, or
-/// (N-dimensional launches) views of them. A single output may also be passed bare.
+/// Groups outputs: `ew::out(y, dy)` for an op that returns two values. Pointers to non-const elements,
+/// (N-dimensional launches) views of them, side reductions and `ew::discard`. A single output may also be
+/// passed bare.
 template <class... A>
 outputs<A...> out(A... a) {
-  static_assert(
-      (detail::is_output_arg<A>::value && ...),
-      "ew::out: each output must be a pointer to non-const elements, an ew::strided view of them, or "
-      "ew::reduce_into(p)");
+  static_assert((detail::is_output_arg<A>::value && ...),
+                "ew::out: each output must be a pointer to non-const elements, an ew::strided view of them, "
+                "ew::reduce_into(p) or ew::discard");
   return outputs<A...>{cuda::std::tuple<A...>(a...)};
 }
 

@@ -72,7 +72,7 @@ template <class Op, int VecWidth = vec_auto, class Out, class In>
                 "ew::elementwise: a 1-D launch writes pointers; an ew::strided output needs an "
                 "N-dimensional launch (ew::extents{...} instead of n)");
   const auto ins = detail::input_tuple(in);
-  return detail::with_side_reductions(op, detail::output_tuple(out), ins, n,
+  return detail::with_written_outputs(op, detail::output_tuple(out), ins, n,
                                       [&](const auto& o, const auto& outs) {
                                         return detail::dispatch_default<VecWidth>(o, n, outs, ins, stream);
                                       });
@@ -103,7 +103,7 @@ template <class Op, int VecWidth = vec_auto, int Rank, class Out, class In>
 [[nodiscard]] cudaError_t elementwise(Op op, const extents<Rank>& shape, Out out, In in,
                                       cudaStream_t stream = 0) {
   const auto ins = detail::input_tuple(in);
-  return detail::with_side_reductions(
+  return detail::with_written_outputs(
       op, detail::output_tuple(out), ins, detail::element_count(shape), [&](const auto& o, const auto& outs) {
         return detail::dispatch_nd<default_policy, false, VecWidth>(o, shape, outs, ins, stream);
       });
@@ -120,7 +120,7 @@ template <class Policy, int VecWidth = vec_auto, class Op, class Out, class In,
                 "ew::elementwise: a 1-D launch writes pointers; an ew::strided output needs an "
                 "N-dimensional launch (ew::extents{...} instead of n)");
   const auto ins = detail::input_tuple(in);
-  return detail::with_side_reductions(
+  return detail::with_written_outputs(
       op, detail::output_tuple(out), ins, n, [&](const auto& o, const auto& outs) {
         return detail::dispatch_policy<Policy, VecWidth>(o, n, outs, ins, stream);
       });
@@ -134,7 +134,7 @@ template <class Policy, int VecWidth = vec_auto, class Op, int Rank, class Out, 
 [[nodiscard]] cudaError_t elementwise(Op op, const extents<Rank>& shape, Out out, In in,
                                       cudaStream_t stream = 0) {
   const auto ins = detail::input_tuple(in);
-  return detail::with_side_reductions(
+  return detail::with_written_outputs(
       op, detail::output_tuple(out), ins, detail::element_count(shape), [&](const auto& o, const auto& outs) {
         return detail::dispatch_nd<Policy, true, VecWidth>(o, shape, outs, ins, stream);
       });

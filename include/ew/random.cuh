@@ -204,7 +204,8 @@ struct random_input {
 /// Dropout with drop probability `p` (`torch.nn.functional.dropout` in training): takes `(x, bits)`, a
 /// value and its element's `ew::random_bits` word, and returns `(x * scale, keep)` for a kept element and
 /// `(x * 0, false)` for a dropped one, `scale = 1 / (1 - p)` (0 when `p == 1`): the scaled output and the
-/// mask, for `ew::out(y, mask)` (`bool` or any integer mask). `x * 0` keeps a NaN or infinite input NaN, as
+/// mask, for `ew::out(y, mask)` (`bool` or any integer mask; `ew::out(y, ew::discard)` for the values
+/// alone). `x * 0` keeps a NaN or infinite input NaN, as
 /// PyTorch's `x * mask * scale`. An element is kept when its word is below `round((1 - p) * 2^32)`, so
 /// the keep probability is `1 - p` within 2^-33. `p` is clamped to [0, 1] (NaN drops nothing).
 ///

@@ -7,9 +7,11 @@
 // CUDA graphs; guard bands and poisoned outputs checked after every launch; and the launcher's error rules
 // (overlapping outputs, null, misaligned) with two outputs.
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <memory>
 #include <utility>
@@ -270,4 +272,96 @@ TEST_CASE("two outputs follow the launcher's error rules", "[multi_output]") {
   const std::vector<float> s0 = d0.download();
   CHECK(std::isfinite(s0[0]));
   CHECK(!holds_poison(s0[n - 1]));
+}
+
+namespace {
+/// Three parts `(2x, x, -x)`, for `ew::discard` beside an array and a side reduction.
+struct three_parts {
+  EW_HD cuda::std::tuple<float, float, float> operator()(float x) const { return {2.0f * x, x, -x}; }
+};
+
+/// Whether two host arrays hold the same bytes.
+template <class T>
+bool same_bytes_of(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0;
+}
+}  // namespace
+
+TEST_CASE("ew::discard: the written part the same as with both outputs, 1-D and N-dimensional",
+          "[multi_output][discard]") {
+  using T = float;
+  test_stream stream;
+  const ew::sincos<T> op{};
+  for (std::size_t n : edge_sizes()) {
+    for (std::size_t off : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+      if (n > 100000 && off != 0) continue;
+      const std::uint64_t seed = base_seed() + 31 * n + off;
+      INFO("n=" << n << " offset " << off << " seed=" << seed);
+      const std::vector<T> x = functor_inputs<T>(n, seed);
+      device_array<T> dx(n, off), ds(n, off), dc(n, off), d1(n, off + 1), d2(n, off);
+      dx.upload(x);
+      EW_REQUIRE_CUDA(ew::elementwise(op, n, ew::out(ds.data(), dc.data()), dx.data(), stream.s));
+      d1.poison();
+      d2.poison();
+      EW_REQUIRE_CUDA(ew::elementwise(op, n, ew::out(d1.data(), ew::discard), dx.data(), stream.s));
+      EW_REQUIRE_CUDA(ew::elementwise(op, n, ew::out(ew::discard, d2.data()), dx.data(), stream.s));
+      EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+      CHECK(same_bytes_of(d1.download(), ds.download()));
+      CHECK(same_bytes_of(d2.download(), dc.download()));
+      REQUIRE(d1.guards_intact());
+      REQUIRE(d2.guards_intact());
+      REQUIRE(dx.guards_intact());
+    }
+  }
+  // N-dimensional: [37, 129] into rows 150 apart, the sine alone; the padding keeps its poison.
+  const std::int64_t rows = 37, cols = 129, pitch = 150;
+  const std::vector<T> x = functor_inputs<T>(static_cast<std::size_t>(rows * cols), base_seed() + 3);
+  device_array<T> dx(x.size()), ds(x.size()), dc(x.size()), dp(static_cast<std::size_t>(rows * pitch));
+  dx.upload(x);
+  dp.poison();
+  const ew::extents<2> shape{rows, cols};
+  EW_REQUIRE_CUDA(ew::elementwise(op, x.size(), ew::out(ds.data(), dc.data()), dx.data(), stream.s));
+  EW_REQUIRE_CUDA(ew::elementwise(op, shape,
+                                  ew::out(ew::strided(dp.data(), shape, ew::strides{pitch, 1}), ew::discard),
+                                  static_cast<const T*>(dx.data()), stream.s));
+  EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+  const std::vector<T> s = ds.download(), p = dp.download();
+  std::size_t wrong = 0, padding_written = 0;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t c = 0; c < pitch; ++c) {
+      const T got = p[static_cast<std::size_t>(r * pitch + c)];
+      if (c < cols) {
+        wrong += std::memcmp(&got, &s[static_cast<std::size_t>(r * cols + c)], sizeof(T)) != 0;
+      } else {
+        padding_written += !holds_poison(got);
+      }
+    }
+  }
+  CHECK(wrong == 0);
+  CHECK(padding_written == 0);
+  CHECK(dp.guards_intact());
+}
+
+TEST_CASE("ew::discard beside a side reduction", "[multi_output][discard][side_reduction]") {
+  test_stream stream;
+  const std::size_t n = 100003;
+  const std::vector<float> x = random_values<float>(n, base_seed() + 17);
+  device_array<float> dx(n, 1), dy(n, 1), dm(1);
+  dx.upload(x);
+  dy.poison();
+  const auto target = ew::reduce_into<ew::reduction::max>(dm.data());
+  EW_REQUIRE_CUDA(ew::reset_reduction(target, stream.s));
+  EW_REQUIRE_CUDA(
+      ew::elementwise(three_parts{}, n, ew::out(dy.data(), ew::discard, target), dx.data(), stream.s));
+  EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+  const std::vector<float> y = dy.download();
+  float want_max = -INFINITY;
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    wrong += y[i] != 2.0f * x[i];
+    want_max = std::max(want_max, -x[i]);
+  }
+  CHECK(wrong == 0);
+  CHECK(dm.download()[0] == want_max);
+  CHECK(dy.guards_intact());
 }

@@ -254,6 +254,15 @@ void check_dropout(double p, std::size_t n, std::size_t off) {
   }
   CHECK(wrong_mask == 0);
   CHECK(wrong_value == 0);
+  // Without the mask (ew::discard): the same values, nothing else written.
+  device_array<T> dy2(n, off);
+  dy2.poison();
+  EW_REQUIRE_CUDA(ew::elementwise(op, n, ew::out(dy2.data(), ew::discard),
+                                  ew::in(static_cast<const T*>(dx.data()), ew::random_bits(key))));
+  EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+  REQUIRE(dy2.guards_intact());
+  const auto y2 = dy2.download();
+  CHECK(std::memcmp(y2.data(), y.data(), n * sizeof(T)) == 0);
   const double q = 1.0 - p;
   const double sd = std::sqrt(static_cast<double>(n) * p * q);
   CHECK(std::fabs(static_cast<double>(kept) - static_cast<double>(n) * q) <= 6.0 * sd + 1.0);

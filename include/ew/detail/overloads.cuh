@@ -3,9 +3,9 @@
 
 /// @file
 /// What `ew::elementwise`'s overloads (elementwise.cuh) share before the dispatcher: a policy's entry for
-/// the op (`dispatch_policy`), the side reductions taken out of the outputs and checked
-/// (`with_side_reductions`), and the element count of a shape. In the configuration's namespace, as the
-/// dispatchers it calls.
+/// the op (`dispatch_policy`), the discarded outputs and the side reductions taken out of the outputs, the
+/// latter checked (`with_written_outputs`), and the element count of a shape. In the configuration's
+/// namespace, as the dispatchers it calls.
 
 #include <cstddef>
 #include <cstdint>
@@ -16,6 +16,7 @@
 
 #include "config.cuh"
 #include "dispatch.cuh"
+#include "discard.cuh"
 #include "dispatch_nd.cuh"
 #include "operand.cuh"
 #include "side_reduction.cuh"
@@ -43,7 +44,7 @@ cudaError_t dispatch_policy(const Op& op, std::size_t n, const cuda::std::tuple<
 /// the arrays, once the targets are checked against every operand (`ins` too).
 template <class Op, class... Out, class... In, class Launch>
 cudaError_t with_side_reductions(const Op& op, const cuda::std::tuple<Out...>& outs,
-                                 const cuda::std::tuple<In...>& ins, std::uint64_t count, Launch&& launch) {
+                                 const cuda::std::tuple<In...>& ins, std::uint64_t count, Launch& launch) {
   if constexpr (!(is_reduce_target_v<Out> || ...)) {
     return launch(op, outs);
   } else {
@@ -63,6 +64,16 @@ cudaError_t with_side_reductions(const Op& op, const cuda::std::tuple<Out...>& o
   }
 }
 
+/// Runs `launch(op, outs)` with only the outputs a launch writes: `ew::discard` outputs taken out
+/// (discard.cuh), then `ew::reduce_into` ones (`with_side_reductions`).
+template <class Op, class... Out, class... In, class Launch>
+cudaError_t with_written_outputs(const Op& op, const cuda::std::tuple<Out...>& outs,
+                                 const cuda::std::tuple<In...>& ins, std::uint64_t count, Launch&& launch) {
+  return without_discards(op, outs, [&](const auto& o, const auto& written) {
+    return with_side_reductions(o, written, ins, count, launch);
+  });
+}
+
 /// The element count of an N-dimensional shape, saturating (the launch rejects what overflows).
 template <int R>
 std::uint64_t element_count(const extents<R>& e) {
@@ -75,12 +86,12 @@ std::uint64_t element_count(const extents<R>& e) {
   return c;
 }
 
-/// Whether every output of a 1-D launch is a pointer or a side reduction.
+/// Whether every output of a 1-D launch is a pointer, a side reduction or `ew::discard`.
 template <class Tuple>
 inline constexpr bool all_1d_outputs = false;
 template <class... A>
-inline constexpr bool all_1d_outputs<cuda::std::tuple<A...>> = ((cuda::std::is_pointer_v<A> ||
-                                                                 is_reduce_target_v<A>)&&...);
+inline constexpr bool all_1d_outputs<cuda::std::tuple<A...>> =
+    ((cuda::std::is_pointer_v<A> || is_reduce_target_v<A> || is_discard_v<A>)&&...);
 }  // namespace EW_DETAIL_CONFIG_NAMESPACE
 }  // namespace detail
 }  // namespace ew
