@@ -34,14 +34,16 @@ TEST_CASE("discard: the dispatchers see only the written outputs and their parts
   int calls = 0;
   auto first_only = [&](const auto& op, const auto& outs) {
     ++calls;
-    STATIC_REQUIRE(std::is_same_v<std::remove_cv_t<std::remove_reference_t<decltype(outs)>>, cuda::std::tuple<float*>>);
+    STATIC_REQUIRE(
+        std::is_same_v<std::remove_cv_t<std::remove_reference_t<decltype(outs)>>, cuda::std::tuple<float*>>);
     CHECK(cuda::std::get<0>(outs) == y);
     STATIC_REQUIRE(std::is_same_v<decltype(op(1.5f)), float>);
     CHECK(op(1.5f) == 3.0f);
     return cudaSuccess;
   };
-  CHECK(ew::detail::with_written_outputs(three_parts{}, ew::detail::output_tuple(ew::out(y, ew::discard, ew::discard)),
-                                         ins, 4, first_only) == cudaSuccess);
+  CHECK(ew::detail::with_written_outputs(three_parts{},
+                                         ew::detail::output_tuple(ew::out(y, ew::discard, ew::discard)), ins,
+                                         4, first_only) == cudaSuccess);
 
   // Two written around a discarded one: a tuple of those two, in order.
   auto outer = [&](const auto& op, const auto& outs) {
@@ -55,8 +57,8 @@ TEST_CASE("discard: the dispatchers see only the written outputs and their parts
     CHECK(cuda::std::get<1>(r) == 9);
     return cudaSuccess;
   };
-  CHECK(ew::detail::with_written_outputs(three_parts{}, ew::detail::output_tuple(ew::out(y, ew::discard, k)), ins,
-                                         4, outer) == cudaSuccess);
+  CHECK(ew::detail::with_written_outputs(three_parts{}, ew::detail::output_tuple(ew::out(y, ew::discard, k)),
+                                         ins, 4, outer) == cudaSuccess);
 
   // The sine of sincos alone, and its cosine alone.
   auto sine = [&](const auto& op, const auto&) {
@@ -69,10 +71,12 @@ TEST_CASE("discard: the dispatchers see only the written outputs and their parts
     CHECK(op(0.5f) == cuda::std::get<1>(ew::sincos<float>{}(0.5f)));
     return cudaSuccess;
   };
-  CHECK(ew::detail::with_written_outputs(ew::sincos<float>{}, ew::detail::output_tuple(ew::out(y, ew::discard)), ins,
-                                         4, sine) == cudaSuccess);
-  CHECK(ew::detail::with_written_outputs(ew::sincos<float>{}, ew::detail::output_tuple(ew::out(ew::discard, y)), ins,
-                                         4, cosine) == cudaSuccess);
+  CHECK(ew::detail::with_written_outputs(ew::sincos<float>{},
+                                         ew::detail::output_tuple(ew::out(y, ew::discard)), ins, 4,
+                                         sine) == cudaSuccess);
+  CHECK(ew::detail::with_written_outputs(ew::sincos<float>{},
+                                         ew::detail::output_tuple(ew::out(ew::discard, y)), ins, 4,
+                                         cosine) == cudaSuccess);
 
   // Dropout without its mask: the scaled value, or 0.
   auto values = [&](const auto& op, const auto&) {
@@ -82,9 +86,10 @@ TEST_CASE("discard: the dispatchers see only the written outputs and their parts
     CHECK(op(3.0f, 0xffffffffu) == 0.0f);
     return cudaSuccess;
   };
-  CHECK(ew::detail::with_written_outputs(ew::dropout<float>(0.5), ew::detail::output_tuple(ew::out(y, ew::discard)),
-                                         ew::detail::input_tuple(ew::in(x, ew::random_bits(ew::philox_seed{}))), 4,
-                                         values) == cudaSuccess);
+  CHECK(ew::detail::with_written_outputs(
+            ew::dropout<float>(0.5), ew::detail::output_tuple(ew::out(y, ew::discard)),
+            ew::detail::input_tuple(ew::in(x, ew::random_bits(ew::philox_seed{}))), 4,
+            values) == cudaSuccess);
 
   // Beside a side reduction (no elements: the target's checks, which need a device, are not reached): the
   // reducing op wraps the selecting one, and returns the array's part.
@@ -93,19 +98,21 @@ TEST_CASE("discard: the dispatchers see only the written outputs and their parts
     ++calls;
     using op_t = std::remove_cv_t<std::remove_reference_t<decltype(op)>>;
     STATIC_REQUIRE(ew::detail::has_side_reductions_v<op_t>);
-    STATIC_REQUIRE(std::is_same_v<std::remove_cv_t<std::remove_reference_t<decltype(outs)>>, cuda::std::tuple<float*>>);
+    STATIC_REQUIRE(
+        std::is_same_v<std::remove_cv_t<std::remove_reference_t<decltype(outs)>>, cuda::std::tuple<float*>>);
     CHECK(op(1.0f) == 2.0f);
     return cudaSuccess;
   };
   CHECK(ew::detail::with_written_outputs(
             three_parts{},
-            ew::detail::output_tuple(ew::out(y, ew::reduce_into<ew::reduction::max>(&m), ew::discard)), ins, 0,
-            reduced) == cudaSuccess);
+            ew::detail::output_tuple(ew::out(y, ew::reduce_into<ew::reduction::max>(&m), ew::discard)), ins,
+            0, reduced) == cudaSuccess);
 
   // Without discards the op and the outputs pass through as they are.
   auto same = [&](const auto& op, const auto& outs) {
     ++calls;
-    STATIC_REQUIRE(std::is_same_v<std::remove_cv_t<std::remove_reference_t<decltype(op)>>, ew::sincos<float>>);
+    STATIC_REQUIRE(
+        std::is_same_v<std::remove_cv_t<std::remove_reference_t<decltype(op)>>, ew::sincos<float>>);
     STATIC_REQUIRE(std::is_same_v<std::remove_cv_t<std::remove_reference_t<decltype(outs)>>,
                                   cuda::std::tuple<float*, float*>>);
     return cudaSuccess;

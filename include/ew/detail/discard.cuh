@@ -33,11 +33,11 @@ struct kept_positions {
 };
 template <std::size_t K, std::size_t... P, class First, class... Rest>
 struct kept_positions<K, cuda::std::index_sequence<P...>, First, Rest...> {
-  using type = typename kept_positions<
-      K + 1,
-      cuda::std::conditional_t<is_discard_v<First>, cuda::std::index_sequence<P...>,
-                               cuda::std::index_sequence<P..., K>>,
-      Rest...>::type;
+  using type =
+      typename kept_positions<K + 1,
+                              cuda::std::conditional_t<is_discard_v<First>, cuda::std::index_sequence<P...>,
+                                                       cuda::std::index_sequence<P..., K>>,
+                              Rest...>::type;
 };
 
 /// `Op` with only the parts `K...` of its `N`-part result: the one part itself where one is kept, a tuple
