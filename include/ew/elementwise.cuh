@@ -88,7 +88,8 @@ template <class Op, int VecWidth = vec_auto, class Out, class In>
 /// @param in     Pointers (row-major arrays of `shape`), `ew::strided` views broadcastable to `shape`
 ///               (NumPy's rule: right-aligned, each extent equal to the launch's or 1), `ew::index()` (the
 ///               linear index) or `ew::index(d)` (the coordinate along `d`), `ew::constant(v)`,
-///               `ew::scalar(p)`; or `ew::in(...)` of them.
+///               `ew::scalar(p)`, random operands (random.cuh; element `x` from its linear index); or
+///               `ew::in(...)` of them.
 /// @return cudaSuccess (an extent of 0 launches nothing); cudaErrorInvalidValue with nothing launched for
 ///         bad arguments (negative extents or strides, a view not broadcastable to `shape`, an output view
 ///         of other extents, overlaps, null or misaligned pointers, sizes past 64 bits); or the launch's
@@ -103,10 +104,11 @@ template <class Op, int VecWidth = vec_auto, int Rank, class Out, class In>
 [[nodiscard]] cudaError_t elementwise(Op op, const extents<Rank>& shape, Out out, In in,
                                       cudaStream_t stream = 0) {
   const auto ins = detail::input_tuple(in);
-  return detail::with_written_outputs(
-      op, detail::output_tuple(out), ins, detail::element_count(shape), [&](const auto& o, const auto& outs) {
-        return detail::dispatch_nd<default_policy, false, VecWidth>(o, shape, outs, ins, stream);
-      });
+  return detail::with_nd_operands(op, detail::output_tuple(out), ins, detail::element_count(shape),
+                                  [&](const auto& o, const auto& outs, const auto& launched) {
+                                    return detail::dispatch_nd<default_policy, false, VecWidth>(
+                                        o, shape, outs, launched, stream);
+                                  });
 }
 
 /// `ew::elementwise` with the launch choices of `Policy` (policy.cuh) instead of ew's defaults:
@@ -134,10 +136,11 @@ template <class Policy, int VecWidth = vec_auto, class Op, int Rank, class Out, 
 [[nodiscard]] cudaError_t elementwise(Op op, const extents<Rank>& shape, Out out, In in,
                                       cudaStream_t stream = 0) {
   const auto ins = detail::input_tuple(in);
-  return detail::with_written_outputs(
-      op, detail::output_tuple(out), ins, detail::element_count(shape), [&](const auto& o, const auto& outs) {
-        return detail::dispatch_nd<Policy, true, VecWidth>(o, shape, outs, ins, stream);
-      });
+  return detail::with_nd_operands(op, detail::output_tuple(out), ins, detail::element_count(shape),
+                                  [&](const auto& o, const auto& outs, const auto& launched) {
+                                    return detail::dispatch_nd<Policy, true, VecWidth>(o, shape, outs,
+                                                                                       launched, stream);
+                                  });
 }
 
 /// Sets a side reduction's location to its reduction's identity (`-inf` for max, `+inf` for min, 0 for

@@ -22,8 +22,11 @@
 /// Launches with different offsets use disjoint counters whatever their sizes (the offset and the block
 /// index are separate counter words), so advancing the offset by 1 per launch is enough.
 ///
-/// Random operands take part in 1-D launches (`ew::elementwise(op, n, ...)`); an N-dimensional launch
-/// rejects them at compile time.
+/// In an N-dimensional launch `i` is the element's row-major index in the launch's shape, so dropout over a
+/// strided view (a slice, a transposed or padded tensor) gives each element the value it has in a 1-D
+/// launch over a contiguous array of that shape. The 1-D kernel reads four elements from each Philox
+/// evaluation; an N-dimensional launch reads the operand as `ew::index()` and keeps each thread's last
+/// block (detail/index_mapped.cuh), so consecutive elements of a thread share it too.
 
 #include <cstdint>
 
@@ -269,13 +272,34 @@ EW_HD constexpr carry_last_stage<F> carry_last(F f) {
 }
 
 namespace detail {
+/// A random operand in an N-dimensional launch (detail/index_mapped.cuh): element `i`'s value from its flat
+/// index, the thread's last Philox block kept for its next element (the same block for up to four).
+template <random_kind K, bool InMemory>
+struct random_from_index {
+  random_input<K, InMemory> r;
+  mutable std::uint64_t q = ~std::uint64_t{0};  // no element's block: i / 4 < 2^62
+  mutable philox_block b{};
+
+  EW_HD typename random_input<K, InMemory>::value_type operator()(std::int64_t i) const {
+    const std::uint64_t u = static_cast<std::uint64_t>(i);
+    if (u / 4 != q) {
+      q = u / 4;
+      b = philox_stream_block(r.current_key(), q);
+    }
+    return random_input<K, InMemory>::from_block(b, static_cast<int>(u % 4));
+  }
+};
+
 template <random_kind K, bool InMemory>
 struct input_arg<random_operand<K, InMemory>> {
   static constexpr bool valid = true;
   using value_type = typename random_input<K, InMemory>::value_type;
   static constexpr memory_kind memory = InMemory ? memory_kind::single : memory_kind::none;
   static constexpr bool is_view = false;
+  /// The 1-D kernel reads it (`to_1d`); an N-dimensional launch as the flat index through `index_map`.
   static constexpr bool one_dimensional_only = true;
+  static constexpr bool read_as_index = true;
+  static random_from_index<K, InMemory> index_map(random_operand<K, InMemory> r) { return {to_1d(r)}; }
   EW_HD static random_input<K, InMemory> to_1d(random_operand<K, InMemory> r) { return {r.key, r.key_ptr}; }
   static pointer_info info(random_operand<K, InMemory> r) {
     return {reinterpret_cast<std::uintptr_t>(r.key_ptr), sizeof(philox_seed), alignof(philox_seed), true};

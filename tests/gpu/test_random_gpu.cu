@@ -306,3 +306,78 @@ TEST_CASE("random: dropout at the end of a compose chain", "[random]") {
   CHECK(dy.download() == dy2.download());
   CHECK(dm.download() == dm2.download());
 }
+
+namespace {
+/// Dropout of `x` (rows x cols, rows `x_pitch` apart) into `y` and `mask` (rows `y_pitch` apart, or the
+/// transpose where `transposed`), as one N-dimensional launch with the key read from `key` in device memory.
+template <class T>
+void dropout_nd(const ew::dropout<T>& d, const T* x, T* y, bool* mask, std::int64_t rows, std::int64_t cols,
+                std::int64_t x_pitch, std::int64_t y_pitch, bool transposed, const ew::philox_seed* key) {
+  const ew::extents<2> e{rows, cols};
+  const ew::strides<2> ys = transposed ? ew::strides<2>{1, y_pitch} : ew::strides<2>{y_pitch, 1};
+  EW_REQUIRE_CUDA(ew::elementwise(d, e, ew::out(ew::strided(y, e, ys), ew::strided(mask, e, ys)),
+                                  ew::in(ew::strided(x, e, ew::strides{x_pitch, 1}), ew::random_bits(key))));
+}
+}  // namespace
+
+TEST_CASE("random: dropout over strided views in N-dimensional launches, as over the contiguous array",
+          "[random][nd]") {
+  // Element (r, c) of an N-dimensional launch takes the word of its flat index r * cols + c: the values and
+  // the mask of the 1-D launch over the contiguous array, on padded rows, a transposed output and the
+  // kernels they take; the padding untouched.
+  using T = __nv_bfloat16;
+  const ew::dropout<T> d(0.25);
+  device_array<ew::philox_seed> dkey(1);
+  const ew::philox_seed key{base_seed() + 77, 5};
+  dkey.upload(std::vector<ew::philox_seed>{key});
+  struct shape {
+    std::int64_t rows, cols, x_pitch, y_pitch;
+    bool transposed;
+  };
+  for (const shape s :
+       {shape{513, 1000, 1000, 1024, false}, shape{257, 1021, 1031, 1031, false}, shape{1000, 3, 5, 7, false},
+        shape{640, 384, 384, 640, true}, shape{4096, 4096, 4100, 4096, false}}) {
+    INFO("rows " << s.rows << " cols " << s.cols << " pitches " << s.x_pitch << "," << s.y_pitch
+                 << (s.transposed ? " transposed" : ""));
+    const std::size_t n = static_cast<std::size_t>(s.rows * s.cols);
+    const std::size_t x_size = static_cast<std::size_t>(s.rows * s.x_pitch);
+    const std::size_t y_size =
+        static_cast<std::size_t>(s.transposed ? s.cols * s.y_pitch : s.rows * s.y_pitch);
+    std::vector<T> hx(x_size), dense(n);
+    for (std::size_t i = 0; i < x_size; ++i)
+      hx[i] = ew::convert<T>(static_cast<float>(i % 1013) * 0.01f - 5.0f);
+    for (std::int64_t r = 0; r < s.rows; ++r)
+      for (std::int64_t c = 0; c < s.cols; ++c)
+        dense[static_cast<std::size_t>(r * s.cols + c)] = hx[static_cast<std::size_t>(r * s.x_pitch + c)];
+    device_array<T> dx(x_size), ddense(n), dy1(n), dy(y_size);
+    device_array<bool> dm1(n), dm(y_size);
+    dx.upload(hx);
+    ddense.upload(dense);
+    dy.poison();
+    dm.poison();
+    EW_REQUIRE_CUDA(
+        ew::elementwise(d, n, ew::out(dy1.data(), dm1.data()),
+                        ew::in(static_cast<const T*>(ddense.data()), ew::random_bits(dkey.data()))));
+    dropout_nd(d, static_cast<const T*>(dx.data()), dy.data(), dm.data(), s.rows, s.cols, s.x_pitch,
+               s.y_pitch, s.transposed, dkey.data());
+    EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+    REQUIRE(dy.guards_intact());
+    REQUIRE(dm.guards_intact());
+    const auto y1 = dy1.download(), y = dy.download();
+    const auto m1 = dm1.download(), m = dm.download();
+    std::size_t wrong = 0, padding = 0;
+    std::vector<bool> written(y_size, false);
+    for (std::int64_t r = 0; r < s.rows; ++r) {
+      for (std::int64_t c = 0; c < s.cols; ++c) {
+        const std::size_t i = static_cast<std::size_t>(r * s.cols + c);
+        const std::size_t at = static_cast<std::size_t>(s.transposed ? c * s.y_pitch + r : r * s.y_pitch + c);
+        written[at] = true;
+        wrong += std::memcmp(&y[at], &y1[i], sizeof(T)) != 0 || m[at] != m1[i];
+      }
+    }
+    for (std::size_t k = 0; k < y_size; ++k)
+      padding += !written[k] && (!holds_poison(y[k]) || m[k] != poison_byte);
+    CHECK(wrong == 0);
+    CHECK(padding == 0);
+  }
+}

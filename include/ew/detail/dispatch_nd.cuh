@@ -88,8 +88,8 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
                         const cuda::std::tuple<In...>& ins, cudaStream_t stream) {
   static_assert(
       !(is_1d_only_v<In> || ...),
-      "ew::elementwise: random operands (ew::random_bits, ew::random_uniform, ew::random_normal) work "
-      "in 1-D launches only: pass the element count instead of ew::extents");
+      "ew: internal error: a random operand reached the N-dimensional dispatcher, which takes it as "
+      "ew::index() mapped by the op (detail/index_mapped.cuh)");
   using out_tuple = cuda::std::tuple<Out...>;
   using in_tuple = cuda::std::tuple<In...>;
   constexpr auto entry = Policy::template entry<Op>();

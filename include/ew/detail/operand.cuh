@@ -150,7 +150,8 @@ struct input_arg<strided_view<const T, Rank>> {
   static constexpr bool is_view = true;
 };
 
-/// Whether input argument `A` works in 1-D launches only (the random operands of random.cuh).
+/// Whether the kernels read input argument `A` in 1-D launches only (the random operands of random.cuh,
+/// which N-dimensional launches take as the flat index: index_mapped.cuh).
 template <class A, class = void>
 inline constexpr bool is_1d_only_v = false;
 template <class A>

@@ -4,7 +4,8 @@
 /// @file
 /// What `ew::elementwise`'s overloads (elementwise.cuh) share before the dispatcher: a policy's entry for
 /// the op (`dispatch_policy`), the discarded outputs and the side reductions taken out of the outputs, the
-/// latter checked (`with_written_outputs`), and the element count of a shape. In the configuration's
+/// latter checked (`with_written_outputs`), an N-dimensional launch's random operands read as the index
+/// (`with_nd_operands`), and the element count of a shape. In the configuration's
 /// namespace, as the dispatchers it calls.
 
 #include <cstddef>
@@ -18,6 +19,7 @@
 #include "dispatch.cuh"
 #include "discard.cuh"
 #include "dispatch_nd.cuh"
+#include "index_mapped.cuh"
 #include "operand.cuh"
 #include "side_reduction.cuh"
 #include "validate.cuh"
@@ -71,6 +73,19 @@ cudaError_t with_written_outputs(const Op& op, const cuda::std::tuple<Out...>& o
                                  const cuda::std::tuple<In...>& ins, std::uint64_t count, Launch&& launch) {
   return without_discards(op, outs, [&](const auto& o, const auto& written) {
     return with_side_reductions(o, written, ins, count, launch);
+  });
+}
+
+/// Runs `launch(op, outs, ins)` for an N-dimensional launch of `count` elements: the operands read as the
+/// flat index taken out of `ins` (index_mapped.cuh), then the outputs it does not write out of `outs`
+/// (`with_written_outputs`).
+template <class Op, class... Out, class... In, class Launch>
+cudaError_t with_nd_operands(const Op& op, const cuda::std::tuple<Out...>& outs,
+                             const cuda::std::tuple<In...>& ins, std::uint64_t count, Launch&& launch) {
+  return with_index_mapped_inputs(op, outs, ins, count, [&](const auto& mapped, const auto& launched) {
+    return with_written_outputs(mapped, outs, launched, count, [&](const auto& o, const auto& written) {
+      return launch(o, written, launched);
+    });
   });
 }
 
