@@ -76,20 +76,120 @@ struct after_first {
 
 }  // namespace detail
 
+namespace detail {
+
+/// An ew op of a 16-bit or FP8 element type as a chain computes it (`ew::compose`): `mapped` where the op
+/// has a form in its compute type (`type`, made by `make(op)`: `ew::add<__half>` is `ew::add<float>`), with
+/// `declared` the element type its own form returns. ops.cuh specialises it for its ops; anything else
+/// (ops with several results, `ew::cast`, your own functors) is not mapped and runs as it is.
+template <class Stage, class = void>
+struct compute_form {
+  static constexpr bool mapped = false;
+};
+
+/// A chain's value between stages: `v` of type `V`, standing for the declared type `D` of the stage that
+/// made it: `V` is `D` itself where it was rounded (or never needed to be), `compute_t<D>` where a mapped
+/// stage left it unrounded.
+template <class D, class V>
+struct chain_value {
+  V v;
+};
+
+/// The value as its declared type: rounded once, where it is not yet.
+template <class D, class V>
+EW_HD constexpr D realize(const chain_value<D, V>& x) {
+  if constexpr (cuda::std::is_same_v<D, V>) {
+    return x.v;
+  } else {
+    return down<D>(x.v);
+  }
+}
+
+/// The argument a mapped stage of element type `T` computes on: an unrounded value as it is, anything else
+/// converted to `T` first (as the stage's own call would) and widened.
+template <class T, class D, class V>
+EW_HD compute_t<T> compute_argument(const chain_value<D, V>& x) {
+  if constexpr (!cuda::std::is_same_v<D, V> && cuda::std::is_same_v<V, compute_t<T>>) {
+    return x.v;
+  } else {
+    return up(static_cast<T>(realize(x)));
+  }
+}
+
+/// Stage `s` on chain value `x`: a mapped stage in its compute form, its result left unrounded; any other
+/// stage on the value rounded to its declared type.
+#pragma nv_exec_check_disable
+template <class Stage, class D, class V>
+EW_HD constexpr auto chain_step(const Stage& s, const chain_value<D, V>& x) {
+  if constexpr (compute_form<Stage>::mapped) {
+    using T = typename compute_form<Stage>::declared;
+    return chain_value<T, compute_t<T>>{compute_form<Stage>::make(s)(compute_argument<T>(x))};
+  } else {
+    using R = cuda::std::decay_t<cuda::std::invoke_result_t<const Stage&, D>>;
+    return chain_value<R, R>{s(realize(x))};
+  }
+}
+
+/// The first stage on the launch's inputs: a mapped one in its compute form on the inputs converted to its
+/// element type and widened.
+#pragma nv_exec_check_disable
+template <class Stage, class... Args>
+EW_HD constexpr auto chain_start(const Stage& s, Args... args) {
+  if constexpr (compute_form<Stage>::mapped) {
+    using T = typename compute_form<Stage>::declared;
+    return chain_value<T, compute_t<T>>{compute_form<Stage>::make(s)(up(static_cast<T>(args))...)};
+  } else {
+    using R = cuda::std::decay_t<cuda::std::invoke_result_t<const Stage&, Args...>>;
+    return chain_value<R, R>{s(cuda::std::move(args)...)};
+  }
+}
+
+}  // namespace detail
+
 /// The functor `ew::compose` returns: the stages, stored by value (so they may carry state, like
-/// `ew::scale_bias{alpha, beta}`), applied left to right. Trivially copyable when the stages are, so it can
-/// be passed to a kernel; `__host__ __device__`, so the host tests run the same code as the GPU.
+/// `ew::scale_bias{alpha, beta}`), applied left to right, ew's ops of 16-bit and FP8 element types in their
+/// compute type (float) with one rounding at the end. Trivially copyable when the stages are, so it can be
+/// passed to a kernel; `__host__ __device__`, so the host tests run the same code as the GPU.
 template <class... Stages>
 struct composed {
   static_assert(sizeof...(Stages) >= 1, "ew::compose: needs at least one stage");
 
   cuda::std::tuple<Stages...> stages;
 
-  /// `last(...(second(first(args...))))`. Takes part in overload resolution only when the first stage can be
-  /// called with `args...` (so `ew::elementwise` reports a wrong number or type of inputs as such); a later
-  /// stage that cannot take its predecessor's result is a compile error naming the stage.
+  /// `last(...(second(first(args...))))`, computed as `ew::compose` says. Takes part in overload
+  /// resolution only when the first stage can be called with `args...` (so `ew::elementwise` reports a
+  /// wrong number or type of inputs as such); a later stage that cannot take its predecessor's result is a
+  /// compile error naming the stage. Returns what the last stage returns (its element type).
   // nv_exec_check_disable: a host-only stage (a plain lambda in a host test) may be composed and called on
   // the host; calling it on the device is still an error where that call is compiled.
+#pragma nv_exec_check_disable
+  template <class... Args, class First = cuda::std::tuple_element_t<0, cuda::std::tuple<Stages...>>,
+            class R0 = cuda::std::decay_t<cuda::std::invoke_result_t<const First&, Args...>>>
+  EW_HD constexpr auto operator()(Args... args) const -> typename detail::after_first<R0, Stages...>::type {
+    return detail::realize(run<1>(detail::chain_start(cuda::std::get<0>(stages), cuda::std::move(args)...)));
+  }
+
+ private:
+#pragma nv_exec_check_disable
+  template <std::size_t K, class V>
+  EW_HD constexpr auto run(const V& x) const {
+    if constexpr (K == sizeof...(Stages)) {
+      return x;
+    } else {
+      return run<K + 1>(detail::chain_step(cuda::std::get<K>(stages), x));
+    }
+  }
+};
+
+/// The functor `ew::compose_per_stage` returns: as `composed`, but every stage runs as it is and returns
+/// what its own type says (`ew::add<__half>` rounds to `__half` before the next stage).
+template <class... Stages>
+struct composed_per_stage {
+  static_assert(sizeof...(Stages) >= 1, "ew::compose_per_stage: needs at least one stage");
+
+  cuda::std::tuple<Stages...> stages;
+
+  /// `last(...(second(first(args...))))`, each stage rounding to its own type.
 #pragma nv_exec_check_disable
   template <class... Args, class First = cuda::std::tuple_element_t<0, cuda::std::tuple<Stages...>>,
             class R0 = cuda::std::decay_t<cuda::std::invoke_result_t<const First&, Args...>>>
@@ -109,6 +209,20 @@ struct composed {
   }
 };
 
+namespace detail {
+/// The checks both `ew::compose` and `ew::compose_per_stage` make of their stages (`ok`).
+template <class... Stages>
+struct stage_checks {
+  static_assert(sizeof...(Stages) >= 1, "ew::compose: needs at least one stage");
+  static_assert(!(detail::is_device_lambda_v<Stages> || ...), EW_DETAIL_DEVICE_LAMBDA_MESSAGE);
+  static_assert(
+      (!cuda::std::is_pointer_v<Stages> && ...),
+      "ew::compose: stages must be function objects, not function pointers (a host function's address "
+      "cannot be called on the GPU)");
+  static constexpr bool ok = true;
+};
+}  // namespace detail
+
 /// Chains functors into one: `ew::compose(f, g, h)(x...) == h(g(f(x...)))`.
 ///
 /// The order is left to right, the order the data flows in (a pipeline, like `f | g | h`; the reverse of the
@@ -125,18 +239,26 @@ struct composed {
 /// A stage that cannot take the previous stage's result fails to compile with the message "ew::compose: stage
 /// N cannot take the result of stage N-1".
 ///
-/// Rounding: each stage returns what its own type says. `ew::relu<__half>` rounds to `__half` between stages;
-/// to keep a 16-bit chain in float and round once, start with `ew::cast<float>{}` and use float stages: the
-/// launcher converts the last result to the output type.
+/// Rounding: ew's ops of 16-bit and FP8 element types (`ew::add<__half>`, `ew::scale_bias<__nv_bfloat16>`,
+/// `ew::relu<__nv_fp8_e4m3>`, ...) compute in float between stages and the chain rounds once, to the last
+/// stage's element type, as a fusing compiler does: `ew::compose(ew::add<__half>{}, ew::scale_bias<__half>{3,
+/// 0})` is bit for bit `ew::convert<__half>((float(a) + float(b)) * 3 + 0)` with the float ops of each
+/// stage (`fmaf` for `scale_bias`). Stages that are not ew ops of such a type (your own functors, ops with
+/// several results, `ew::cast`, `ew::dropout`, a nested `ew::compose`) run as they are, on the value rounded
+/// to the type the stage before them returns. `ew::compose_per_stage` rounds after every stage instead, as
+/// separate launches (and eager PyTorch) do.
 template <class... Stages>
 EW_HD constexpr composed<Stages...> compose(Stages... stages) {
-  static_assert(sizeof...(Stages) >= 1, "ew::compose: needs at least one stage");
-  static_assert(!(detail::is_device_lambda_v<Stages> || ...), EW_DETAIL_DEVICE_LAMBDA_MESSAGE);
-  static_assert(
-      (!cuda::std::is_pointer_v<Stages> && ...),
-      "ew::compose: stages must be function objects, not function pointers (a host function's address "
-      "cannot be called on the GPU)");
+  static_assert(detail::stage_checks<Stages...>::ok, "");
   return composed<Stages...>{cuda::std::tuple<Stages...>(stages...)};
+}
+
+/// `ew::compose` with every stage rounding to its own type before the next (`ew::add<__half>` gives a
+/// `__half`, which the next stage takes as it is): the results of one launch per stage, bit for bit.
+template <class... Stages>
+EW_HD constexpr composed_per_stage<Stages...> compose_per_stage(Stages... stages) {
+  static_assert(detail::stage_checks<Stages...>::ok, "");
+  return composed_per_stage<Stages...>{cuda::std::tuple<Stages...>(stages...)};
 }
 
 }  // namespace ew

@@ -37,6 +37,7 @@
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 
+#include "compose.cuh"
 #include "detail/math.cuh"
 #include "functor.cuh"
 
@@ -274,5 +275,61 @@ struct sigmoid_with_grad {
 };
 
 #undef EW_DETAIL_FLOATING_ONLY
+
+// --- The ops' compute forms, for ew::compose (compose.cuh)
+// ----------------------------------------------------
+
+namespace detail {
+
+/// An op of one element type `T`, narrower than float, as its compute-type form: the same op of
+/// `compute_t<T>` with the same parameters (`make`).
+template <template <class> class Op, class T, class = void>
+struct narrow_op_form {
+  static constexpr bool mapped = false;
+};
+template <template <class> class Op, class T>
+struct narrow_op_form<Op, T, cuda::std::enable_if_t<is_narrow_float_v<T>>> {
+  static constexpr bool mapped = true;
+  using declared = T;
+  using type = Op<compute_t<T>>;
+};
+
+#define EW_DETAIL_COMPUTE_FORM(op, ...)                                               \
+  template <class T>                                                                  \
+  struct compute_form<::ew::op<T>, cuda::std::enable_if_t<is_narrow_float_v<T>>>      \
+      : narrow_op_form<::ew::op, T> {                                                 \
+    EW_HD static ::ew::op<compute_t<T>> make([[maybe_unused]] const ::ew::op<T>& s) { \
+      return ::ew::op<compute_t<T>>{__VA_ARGS__};                                     \
+    }                                                                                 \
+  };
+
+EW_DETAIL_COMPUTE_FORM(add)
+EW_DETAIL_COMPUTE_FORM(sub)
+EW_DETAIL_COMPUTE_FORM(mul)
+EW_DETAIL_COMPUTE_FORM(div)
+EW_DETAIL_COMPUTE_FORM(fma)
+EW_DETAIL_COMPUTE_FORM(axpby, s.alpha, s.beta)
+EW_DETAIL_COMPUTE_FORM(scale_bias, s.alpha, s.beta)
+EW_DETAIL_COMPUTE_FORM(neg)
+EW_DETAIL_COMPUTE_FORM(abs)
+EW_DETAIL_COMPUTE_FORM(min)
+EW_DETAIL_COMPUTE_FORM(max)
+EW_DETAIL_COMPUTE_FORM(clamp, up(s.lo), up(s.hi))
+EW_DETAIL_COMPUTE_FORM(relu)
+EW_DETAIL_COMPUTE_FORM(leaky_relu, s.slope)
+EW_DETAIL_COMPUTE_FORM(sigmoid)
+EW_DETAIL_COMPUTE_FORM(tanh)
+EW_DETAIL_COMPUTE_FORM(silu)
+EW_DETAIL_COMPUTE_FORM(gelu)
+EW_DETAIL_COMPUTE_FORM(gelu_tanh)
+EW_DETAIL_COMPUTE_FORM(hardswish)
+EW_DETAIL_COMPUTE_FORM(hardsigmoid)
+EW_DETAIL_COMPUTE_FORM(softplus, s.beta, s.threshold)
+EW_DETAIL_COMPUTE_FORM(exp)
+EW_DETAIL_COMPUTE_FORM(log)
+
+#undef EW_DETAIL_COMPUTE_FORM
+
+}  // namespace detail
 
 }  // namespace ew

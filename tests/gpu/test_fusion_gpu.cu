@@ -264,3 +264,51 @@ TEST_CASE("a __half chain kept in float rounds once: compose(cast<float>, sigmoi
     }
   }
 }
+
+namespace {
+/// The chain fma, clamp to [-6, 6], scale_bias{0.375, -1.25} as one float functor of 16-bit inputs: the
+/// launcher rounds its result once.
+template <class T>
+struct chain_in_float {
+  EW_HD float operator()(T a, T b, T c) const {
+    float v = ::fmaf(ew::up(a), ew::up(b), ew::up(c));
+    v = v < -6.f ? -6.f : (6.f < v ? 6.f : v);  // NaN stays NaN
+    return ::fmaf(0.375f, v, -1.25f);
+  }
+};
+
+template <class T>
+void check_chain_rounds_once(cudaStream_t stream) {
+  const std::vector<T> all = functor_inputs<T>(0, 0);  // every value
+  const auto stages = std::make_tuple(ew::fma<T>{}, ew::clamp<T>{ew::convert<T>(-6.f), ew::convert<T>(6.f)},
+                                      ew::scale_bias<T>{0.375f, -1.25f});
+  for (std::size_t n : {std::size_t{31}, all.size(), std::size_t{1000003}}) {
+    std::vector<T> a(n), b = random_values<T>(n, base_seed() + n, 0.25, 2.0),
+                         c = random_values<T>(n, base_seed() + 2 * n);
+    for (std::size_t i = 0; i < n; ++i) a[i] = all[(i * 40503) % all.size()];
+    for (const auto& off : offsets()) {
+      INFO("n=" << n << " offsets " << off[0] << "," << off[1]);
+      const auto fused = std::apply([](auto... s) { return ew::compose(s...); }, stages);
+      const auto per_stage = std::apply([](auto... s) { return ew::compose_per_stage(s...); }, stages);
+      const std::vector<T> got = guarded_launch<T>(fused, off[0], off[1], stream, a, b, c);
+      const std::vector<T> want = guarded_launch<T>(chain_in_float<T>{}, off[0], off[1], stream, a, b, c);
+      const std::vector<T> got_per_stage = guarded_launch<T>(per_stage, off[0], off[1], stream, a, b, c);
+      const std::vector<T> separate = gpu_unfused<T>(stages, off, stream, a, b, c);
+      std::size_t wrong = 0, wrong_per_stage = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        wrong += !same_value(got[i], want[i]);
+        wrong_per_stage += !same_value(got_per_stage[i], separate[i]);
+      }
+      CHECK(wrong == 0);
+      CHECK(wrong_per_stage == 0);
+    }
+  }
+}
+}  // namespace
+
+TEST_CASE("16-bit chains: compose computes in float and rounds once, compose_per_stage as separate launches",
+          "[fusion]") {
+  test_stream stream;
+  check_chain_rounds_once<__half>(stream.s);
+  check_chain_rounds_once<__nv_bfloat16>(stream.s);
+}

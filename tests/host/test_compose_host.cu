@@ -2,14 +2,17 @@
 //
 // ew::compose on the host: the order convention (left to right, compose(f, g, h)(x) == h(g(f(x)))), a
 // first stage with several inputs, stateful stages carried by value, tuple results for several outputs,
-// rounding between stages, and the type-level properties the launcher relies on (trivially copyable,
+// 16-bit and FP8 chains computed in float and rounded once (and `ew::compose_per_stage`, which rounds
+// between stages), and the type-level properties the launcher relies on (trivially copyable,
 // callable only with what the first stage takes). tests/compile_fail/compose_wrong_stage.cu checks that a
 // broken chain does not compile; tests/gpu/test_fusion_gpu.cu runs composed functors through the launcher.
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <limits>
 #include <type_traits>
+#include <vector>
 
 #include "../common/catch.hpp"
 
@@ -126,10 +129,11 @@ TEST_CASE("the last stage may return a tuple, for several outputs", "[compose][h
   STATIC_REQUIRE(ew::detail::result_fits_outputs<r, float, __half>());
 }
 
-TEST_CASE("each stage rounds to its own type; cast<float> keeps a 16-bit chain in float", "[compose][host]") {
-  // 3 x then - 1025, for x = 1025: 3075 is a tie in f16 (spacing 2 above 2048) and rounds to even, 3076,
-  // so the chain that rounds to __half between stages gives 2051; kept in float it is exactly 2050, which f16
-  // holds, so the launcher's one rounding to __half keeps it.
+TEST_CASE("a stage that is not an ew op of a 16-bit type takes the value rounded to the type before it",
+          "[compose][host]") {
+  // 3 x then - 1025, for x = 1025: 3075 is a tie in f16 (spacing 2 above 2048) and rounds to even, 3076.
+  // ew::cast<float> is not computed in float by the chain: it takes scale_bias's result rounded to __half,
+  // so the chain gives 2051; started with cast<float> and float stages it is exactly 2050, which f16 holds.
   const __half x = __float2half(1025.f);
   STATIC_REQUIRE(
       std::is_same_v<decltype(ew::compose(ew::scale_bias<__half>{3.f, 0.f}, ew::cast<float>{})(x)), float>);
@@ -140,6 +144,107 @@ TEST_CASE("each stage rounds to its own type; cast<float> keeps a 16-bit chain i
   CHECK(rounded_between == 2051.f);
   CHECK(kept_in_float == 2050.f);
   CHECK(__half2float(ew::convert<__half>(kept_in_float)) == 2050.f);
+}
+
+namespace {
+
+/// Takes a `__half` as it is: shows what the chain handed it.
+struct half_as_float {
+  EW_HD float operator()(__half h) const { return __half2float(h); }
+};
+
+/// Every value of a 16-bit or FP8 type `T`, from its bits.
+template <class T>
+std::vector<T> every_value() {
+  std::vector<T> v(std::size_t{1} << (8 * sizeof(T)));
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    if constexpr (sizeof(T) == 2) {
+      const auto bits = static_cast<std::uint16_t>(i);
+      std::memcpy(&v[i], &bits, 2);
+    } else {
+      const auto bits = static_cast<std::uint8_t>(i);
+      std::memcpy(&v[i], &bits, 1);
+    }
+  }
+  return v;
+}
+
+/// float of a 16-bit or FP8 value, through cuda_fp16.h / cuda_bf16.h / cuda_fp8.h (not ew's conversions).
+float to_float(__half x) { return __half2float(x); }
+float to_float(__nv_bfloat16 x) { return __bfloat162float(x); }
+float to_float(__nv_fp8_e4m3 x) { return static_cast<float>(x); }
+float to_float(__nv_fp8_e5m2 x) { return static_cast<float>(x); }
+/// A float rounded once to `T`, through the same headers (FP8: saturating, as ew's ops).
+template <class T>
+T from_float(float v) {
+  if constexpr (std::is_same_v<T, __half>) {
+    return __float2half_rn(v);
+  } else if constexpr (std::is_same_v<T, __nv_bfloat16>) {
+    return __float2bfloat16_rn(v);
+  } else {
+    return T(v);  // cuda_fp8.h's constructor: round to nearest even, saturating to the finite range
+  }
+}
+
+template <class T>
+bool same_bits_of(T a, T b) {
+  return std::memcmp(&a, &b, sizeof(T)) == 0;
+}
+
+/// A three-stage chain of type `T` over every value of `T` (and a second input), against the same math in
+/// plain float C++ rounded once by the type's own header, bit for bit; and the per-stage chain against the
+/// ops applied one after the other.
+template <class T>
+void check_chain_over_every_value() {
+  const auto fused = ew::compose(ew::fma<T>{}, ew::clamp<T>{from_float<T>(-6.f), from_float<T>(6.f)},
+                                 ew::scale_bias<T>{0.375f, -1.25f});
+  const auto per_stage = ew::compose_per_stage(
+      ew::fma<T>{}, ew::clamp<T>{from_float<T>(-6.f), from_float<T>(6.f)}, ew::scale_bias<T>{0.375f, -1.25f});
+  STATIC_REQUIRE(std::is_same_v<decltype(fused(T(), T(), T())), T>);
+  const T b = from_float<T>(1.5f), c = from_float<T>(-0.75f);
+  std::size_t wrong = 0, wrong_per_stage = 0, differ = 0;
+  for (const T a : every_value<T>()) {
+    // a * b + c in one fma, clamped to [-6, 6] (NaN stays NaN), then 0.375 x - 1.25 in one fma.
+    float v = std::fmaf(to_float(a), to_float(b), to_float(c));
+    if (v < -6.f) v = -6.f;
+    if (v > 6.f) v = 6.f;
+    v = std::fmaf(0.375f, v, -1.25f);
+    const T want = from_float<T>(v);
+    const T got = fused(a, b, c);
+    wrong += !same_bits_of(got, want) && !(std::isnan(to_float(got)) && std::isnan(to_float(want)));
+    const T step = ew::scale_bias<T>{
+        0.375f, -1.25f}(ew::clamp<T>{from_float<T>(-6.f), from_float<T>(6.f)}(ew::fma<T>{}(a, b, c)));
+    wrong_per_stage += !same_bits_of(per_stage(a, b, c), step);
+    differ += !same_bits_of(got, step);
+  }
+  CHECK(wrong == 0);
+  CHECK(wrong_per_stage == 0);
+  CHECK(differ > 0);  // the two do differ somewhere: the test sees the roundings between stages
+}
+
+}  // namespace
+
+TEST_CASE("16-bit and FP8 chains compute in float and round once at the end", "[compose][host]") {
+  // Issue 23's example: (1 + 2^-11) * 3 is 3.00146484375, above half an ulp of __half past 3, so rounding
+  // once gives 3.001953125; rounding after the add gives 1 (a tie, to even) and then 3.
+  const __half one = __float2half(1.f), tiny = __float2half(0x1p-11f);
+  const auto fused = ew::compose(ew::add<__half>{}, ew::scale_bias<__half>{3.f, 0.f});
+  const auto per_stage = ew::compose_per_stage(ew::add<__half>{}, ew::scale_bias<__half>{3.f, 0.f});
+  CHECK(__half2float(fused(one, tiny)) == 3.001953125f);
+  CHECK(__half2float(per_stage(one, tiny)) == 3.f);
+  STATIC_REQUIRE(std::is_same_v<decltype(fused(one, tiny)), __half>);
+  // A stage that is not an ew op of a 16-bit type gets the value rounded to the type before it.
+  CHECK(ew::compose(ew::add<__half>{}, half_as_float{})(one, tiny) == 1.f);
+  // Inputs of another type are converted to the first stage's type first, as its own call would.
+  CHECK(__half2float(ew::compose(ew::add<__half>{}, ew::relu<__half>{})(1.f, 0x1p-11f)) == 1.f);
+  check_chain_over_every_value<__half>();
+  check_chain_over_every_value<__nv_bfloat16>();
+  check_chain_over_every_value<__nv_fp8_e4m3>();
+  check_chain_over_every_value<__nv_fp8_e5m2>();
+  // Float stages are computed as they are: the same chain of float ops is the per-stage chain.
+  const auto f = ew::compose(ew::add<float>{}, ew::scale_bias<float>{3.f, 0.f});
+  const auto g = ew::compose_per_stage(ew::add<float>{}, ew::scale_bias<float>{3.f, 0.f});
+  for (float x : ew_test::random_values<float>(1000, ew_test::base_seed())) CHECK(f(x, 0.1f) == g(x, 0.1f));
 }
 
 TEST_CASE("composed functors are what the launcher needs", "[compose][host]") {
