@@ -87,6 +87,31 @@ struct compute_form {
   static constexpr bool mapped = false;
 };
 
+/// An op of one element type `T`, narrower than float, as its compute-type form: the same op of
+/// `compute_t<T>` (`type`); the specialisation adds `make`, which copies the parameters
+/// (`EW_DETAIL_COMPUTE_FORM`).
+template <template <class> class Op, class T, class = void>
+struct narrow_op_form {
+  static constexpr bool mapped = false;
+};
+template <template <class> class Op, class T>
+struct narrow_op_form<Op, T, cuda::std::enable_if_t<is_narrow_float_v<T>>> {
+  static constexpr bool mapped = true;
+  using declared = T;
+  using type = Op<compute_t<T>>;
+};
+
+/// Declares the compute form of op template `ew::op` (in namespace `ew::detail`): the same op of
+/// `compute_t<T>`, its parameters from `s` as listed (`s.alpha, s.beta`; none for a stateless op).
+#define EW_DETAIL_COMPUTE_FORM(op, ...)                                               \
+  template <class T>                                                                  \
+  struct compute_form<::ew::op<T>, cuda::std::enable_if_t<is_narrow_float_v<T>>>      \
+      : narrow_op_form<::ew::op, T> {                                                 \
+    EW_HD static ::ew::op<compute_t<T>> make([[maybe_unused]] const ::ew::op<T>& s) { \
+      return ::ew::op<compute_t<T>>{__VA_ARGS__};                                     \
+    }                                                                                 \
+  };
+
 /// A chain's value between stages: `v` of type `V`, standing for the declared type `D` of the stage that
 /// made it: `V` is `D` itself where it was rounded (or never needed to be), `compute_t<D>` where a mapped
 /// stage left it unrounded.

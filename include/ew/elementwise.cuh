@@ -28,6 +28,8 @@
 #include "functor.cuh"
 #include "operands.cuh"
 #include "ops.cuh"
+#include "ops_logic.cuh"
+#include "ops_math.cuh"
 #include "policy.cuh"
 #include "random.cuh"
 #include "reduce.cuh"

@@ -281,28 +281,6 @@ struct sigmoid_with_grad {
 
 namespace detail {
 
-/// An op of one element type `T`, narrower than float, as its compute-type form: the same op of
-/// `compute_t<T>` with the same parameters (`make`).
-template <template <class> class Op, class T, class = void>
-struct narrow_op_form {
-  static constexpr bool mapped = false;
-};
-template <template <class> class Op, class T>
-struct narrow_op_form<Op, T, cuda::std::enable_if_t<is_narrow_float_v<T>>> {
-  static constexpr bool mapped = true;
-  using declared = T;
-  using type = Op<compute_t<T>>;
-};
-
-#define EW_DETAIL_COMPUTE_FORM(op, ...)                                               \
-  template <class T>                                                                  \
-  struct compute_form<::ew::op<T>, cuda::std::enable_if_t<is_narrow_float_v<T>>>      \
-      : narrow_op_form<::ew::op, T> {                                                 \
-    EW_HD static ::ew::op<compute_t<T>> make([[maybe_unused]] const ::ew::op<T>& s) { \
-      return ::ew::op<compute_t<T>>{__VA_ARGS__};                                     \
-    }                                                                                 \
-  };
-
 EW_DETAIL_COMPUTE_FORM(add)
 EW_DETAIL_COMPUTE_FORM(sub)
 EW_DETAIL_COMPUTE_FORM(mul)
@@ -327,8 +305,6 @@ EW_DETAIL_COMPUTE_FORM(hardsigmoid)
 EW_DETAIL_COMPUTE_FORM(softplus, s.beta, s.threshold)
 EW_DETAIL_COMPUTE_FORM(exp)
 EW_DETAIL_COMPUTE_FORM(log)
-
-#undef EW_DETAIL_COMPUTE_FORM
 
 }  // namespace detail
 

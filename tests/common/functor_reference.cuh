@@ -340,6 +340,114 @@ inline const unary_spec spec_leaky_relu_f{"leaky_relu",   ref_leaky_relu_f, 0, 0
 inline const unary_spec spec_leaky_relu_d{"leaky_relu",   ref_leaky_relu_d, 0, 1, 0, 0};
 // clang-format on
 
+// The catalog of ops_math.cuh (issue 23). Bounds for float and double from CUDA's documented maximum errors
+// (sqrtf and 1/x 0 with nvcc's default -prec-sqrt / -prec-div, rsqrtf 2, exp2f 2, log2f 1, log1pf 1, expm1f
+// 1, sinf 2, cosf 2, erff 2; double: rsqrt 1, exp2 1, log2 1, log1p 1, expm1 1, sin 2, cos 2, erf 2) plus
+// one ulp per rounding around the function, rounded up; for the 16-bit types 1 (the float error is far
+// below half an ulp of T), 0 where float's result is the correctly rounded one and rounding it again to 11
+// or 8 bits keeps it so (sqrt: 24 >= 2 * 11 + 2; 1/x and x * x: 24 >= 2 * 11) and for the exact ops.
+inline ldouble ref_sqrt(ldouble x) { return std::sqrt(x); }
+inline ldouble ref_rsqrt(ldouble x) { return 1 / std::sqrt(x); }
+inline ldouble ref_reciprocal(ldouble x) { return 1 / x; }
+inline ldouble ref_square(ldouble x) { return x * x; }
+inline ldouble ref_exp2(ldouble x) { return std::exp2(x); }
+inline ldouble ref_log2(ldouble x) { return std::log2(x); }
+inline ldouble ref_log1p(ldouble x) { return std::log1p(x); }
+inline ldouble ref_expm1(ldouble x) { return std::expm1(x); }
+inline ldouble ref_erf(ldouble x) { return std::erf(x); }
+inline ldouble ref_floor(ldouble x) { return std::floor(x); }
+inline ldouble ref_ceil(ldouble x) { return std::ceil(x); }
+inline ldouble ref_round(ldouble x) { return std::nearbyint(x); }  // halves to even (default rounding mode)
+inline ldouble ref_trunc(ldouble x) { return std::trunc(x); }
+inline ldouble ref_sign(ldouble x) { return x > 0 ? ldouble(1) : (x < 0 ? ldouble(-1) : x); }
+inline ldouble ref_identity(ldouble x) { return x; }
+inline ldouble ref_elu(ldouble x) { return x > 0 ? x : std::expm1(x); }
+/// SELU with PyTorch's constants, exact (ew's are rounded to the compute type: part of the bound).
+inline ldouble ref_selu(ldouble x) {
+  const ldouble alpha = 1.6732632423543772848170429916717L, scale = 1.0507009873554804934193349852946L;
+  return scale * (x > 0 ? x : alpha * std::expm1(x));
+}
+/// x tanh(log(1 + e^x)); the limit 0 at -inf, x for large x.
+inline ldouble ref_mish(ldouble x) {
+  if (x == -INFINITY) return 0;
+  if (x > 40) return x;
+  return x * std::tanh(std::log1p(std::exp(x)));
+}
+inline ldouble ref_softsign(ldouble x) {
+  return std::isinf(x) ? (x > 0 ? ldouble(1) : ldouble(-1)) : x / (1 + std::fabs(x));
+}
+/// log(sigmoid(x)) = -log(1 + e^-x), without overflow.
+inline ldouble ref_logsigmoid(ldouble x) {
+  return x < 0 ? x - std::log1p(std::exp(x)) : -std::log1p(std::exp(-x));
+}
+
+// clang-format off
+// Double's correctly rounded ops are 1 ulp from the long double reference, which rounds twice (to 64 bits,
+// then to 53).
+inline const unary_spec spec_sqrt      {"sqrt",       ref_sqrt,       0, 1, 0, 0};
+inline const unary_spec spec_rsqrt     {"rsqrt",      ref_rsqrt,      2, 2, 1, 0};
+inline const unary_spec spec_reciprocal{"reciprocal", ref_reciprocal, 0, 1, 0, 0};
+inline const unary_spec spec_square    {"square",     ref_square,     0, 1, 0, 0};
+inline const unary_spec spec_exp2      {"exp2",       ref_exp2,       2, 2, 1, 0};
+inline const unary_spec spec_log2      {"log2",       ref_log2,       2, 2, 1, 0};
+inline const unary_spec spec_log1p     {"log1p",      ref_log1p,      2, 2, 1, 0};
+inline const unary_spec spec_expm1     {"expm1",      ref_expm1,      2, 2, 1, 0};
+inline const unary_spec spec_sin_op    {"sin",        ref_sin,        3, 3, 1, 0};
+inline const unary_spec spec_cos_op    {"cos",        ref_cos,        3, 3, 1, 0};
+inline const unary_spec spec_erf       {"erf",        ref_erf,        3, 3, 1, 0};
+inline const unary_spec spec_floor     {"floor",      ref_floor,      0, 0, 0, 0};
+inline const unary_spec spec_ceil      {"ceil",       ref_ceil,       0, 0, 0, 0};
+inline const unary_spec spec_round     {"round",      ref_round,      0, 0, 0, 0};
+inline const unary_spec spec_trunc     {"trunc",      ref_trunc,      0, 0, 0, 0};
+inline const unary_spec spec_sign      {"sign",       ref_sign,       0, 0, 0, 0};
+inline const unary_spec spec_identity  {"identity",   ref_identity,   0, 0, 0, 0};
+inline const unary_spec spec_elu       {"elu",        ref_elu,        2, 2, 1, 0};
+inline const unary_spec spec_selu      {"selu",       ref_selu,       4, 4, 1, 0};
+inline const unary_spec spec_mish      {"mish",       ref_mish,       8, 8, 1, 0};
+inline const unary_spec spec_softsign  {"softsign",   ref_softsign,   2, 2, 1, 0};
+inline const unary_spec spec_logsigmoid{"logsigmoid", ref_logsigmoid, 4, 4, 1, 0};
+// clang-format on
+
+/// Checks `got` against the long double value `want_ld` of an op of several inputs, within `ulps` (plus the
+/// allowance for results in T's lowest binades, as for the unary ops: `underflow_steps` subnormal steps);
+/// returns an empty string when within, else what is wrong.
+template <class T>
+std::string check_value_against(const char* name, ldouble want_ld, T got, std::uint64_t ulps,
+                                ldouble underflow_steps = 2) {
+  const T want = round_to<T>(want_ld);
+  const double g = to_double(got), w = to_double(want);
+  if (std::isnan(w) || std::isnan(g)) {
+    if (std::isnan(w) && std::isnan(g)) return {};
+  } else {
+    const std::uint64_t d = ulp_distance<T>(got, want);
+    std::uint64_t allowed = ulps;
+    if (std::isfinite(want_ld)) {
+      const ldouble denorm_min = std::ldexp(ldouble(1), min_exponent<T>() - (precision_bits<T>() - 1));
+      allowed += static_cast<std::uint64_t>(
+          std::fmin(underflow_steps * denorm_min / ulp_of<T>(std::fabs(want_ld)), ldouble(1e9)));
+    }
+    if (d <= allowed) return {};
+  }
+  std::ostringstream os;
+  os.precision(17);
+  os << name << "<" << type_name<T>() << ">: got " << g << " want " << w;
+  return os.str();
+}
+
+/// `got` against `want_ld` for a sum of terms whose magnitudes add to `terms`, each of `roundings` steps in
+/// the compute type adding at most one unit of it relative to `terms`: 1 ulp of T (the last rounding, and
+/// a rounding that falls the other way) plus `roundings * u * terms`.
+template <class T>
+bool within_forward_error(ldouble want_ld, T got, ldouble terms, int roundings) {
+  const T want = round_to<T>(want_ld);
+  if (exact::is_nan(want) || exact::is_nan(got)) return exact::is_nan(want) && exact::is_nan(got);
+  // An infinity on either side (an overflow by rounding): the largest finite value is 1 ulp from it.
+  if (!std::isfinite(to_double(want)) || !std::isfinite(to_double(got)))
+    return ulp_distance<T>(got, want) <= 1;
+  const ldouble err = std::fabs(static_cast<ldouble>(to_ld(got)) - want_ld);
+  return err <= ulp_of<T>(std::fabs(want_ld)) + roundings * compute_unit<T>() * terms * 2;
+}
+
 /// leaky_relu's spec for T: its default slope is 0.01 in T's compute type.
 template <class T>
 const unary_spec& spec_leaky_relu() {

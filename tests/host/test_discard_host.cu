@@ -16,7 +16,7 @@
 namespace {
 
 /// Three parts that tell themselves apart.
-struct three_parts {
+struct discard_three_parts {
   EW_HD cuda::std::tuple<float, double, int> operator()(float x) const {
     return {2.0f * x, static_cast<double>(x) - 1.0, static_cast<int>(x) + 7};
   }
@@ -41,7 +41,7 @@ TEST_CASE("discard: the dispatchers see only the written outputs and their parts
     CHECK(op(1.5f) == 3.0f);
     return cudaSuccess;
   };
-  CHECK(ew::detail::with_written_outputs(three_parts{},
+  CHECK(ew::detail::with_written_outputs(discard_three_parts{},
                                          ew::detail::output_tuple(ew::out(y, ew::discard, ew::discard)), ins,
                                          4, first_only) == cudaSuccess);
 
@@ -57,8 +57,9 @@ TEST_CASE("discard: the dispatchers see only the written outputs and their parts
     CHECK(cuda::std::get<1>(r) == 9);
     return cudaSuccess;
   };
-  CHECK(ew::detail::with_written_outputs(three_parts{}, ew::detail::output_tuple(ew::out(y, ew::discard, k)),
-                                         ins, 4, outer) == cudaSuccess);
+  CHECK(ew::detail::with_written_outputs(discard_three_parts{},
+                                         ew::detail::output_tuple(ew::out(y, ew::discard, k)), ins, 4,
+                                         outer) == cudaSuccess);
 
   // The sine of sincos alone, and its cosine alone.
   auto sine = [&](const auto& op, const auto&) {
@@ -104,7 +105,7 @@ TEST_CASE("discard: the dispatchers see only the written outputs and their parts
     return cudaSuccess;
   };
   CHECK(ew::detail::with_written_outputs(
-            three_parts{},
+            discard_three_parts{},
             ew::detail::output_tuple(ew::out(y, ew::reduce_into<ew::reduction::max>(&m), ew::discard)), ins,
             0, reduced) == cudaSuccess);
 

@@ -24,13 +24,13 @@ namespace {
 
 using ew_test::nd_sim::buffer;
 
-struct add3 {
+struct add_three_floats {
   EW_HD float operator()(float a, float b, float u) const { return a + b + u; }
 };
 
 /// `with_nd_operands`, then the simulated grid; returns the path the plan took.
 template <int R, class Op, class Out, class In>
-std::string run_nd(const Op& op, const ew::extents<R>& e, Out out, In in) {
+std::string run_random_nd(const Op& op, const ew::extents<R>& e, Out out, In in) {
   std::string path;
   const auto outs = ew::detail::output_tuple(out);
   const auto ins = ew::detail::input_tuple(in);
@@ -44,7 +44,7 @@ std::string run_nd(const Op& op, const ew::extents<R>& e, Out out, In in) {
   return path;
 }
 
-constexpr unsigned char poison = 0xab;
+constexpr unsigned char random_nd_poison = 0xab;
 
 /// Dropout of a [rows, cols] view `x` (row pitch `x_pitch`, column step `x_step`) into `y` (rows `y_pitch`
 /// apart) with its mask, every element against the 1-D operand at the flat index `r * cols + c`.
@@ -60,12 +60,12 @@ void check_dropout_2d(std::int64_t rows, std::int64_t cols, std::int64_t x_pitch
   buffer<unsigned char> m(rows * y_pitch);
   std::mt19937_64 rng(7);
   ew_test::nd_sim::fill_random(x.base, x_size, rng);
-  std::memset(y.base, poison, static_cast<std::size_t>(rows * y_pitch) * sizeof(float));
-  std::memset(m.base, poison, static_cast<std::size_t>(rows * y_pitch));
+  std::memset(y.base, random_nd_poison, static_cast<std::size_t>(rows * y_pitch) * sizeof(float));
+  std::memset(m.base, random_nd_poison, static_cast<std::size_t>(rows * y_pitch));
   const auto xv = ew::strided(static_cast<const float*>(x.base), e, ew::strides{x_pitch, x_step});
   const auto yv = ew::strided(y.base, e, ew::strides{y_pitch, 1});
   const auto mv = ew::strided(m.base, e, ew::strides{y_pitch, 1});
-  const std::string path = run_nd(d, e, ew::out(yv, mv), ew::in(xv, ew::random_bits(key)));
+  const std::string path = run_random_nd(d, e, ew::out(yv, mv), ew::in(xv, ew::random_bits(key)));
   INFO("path " << path);
   CHECK(path.find(want_path) == 0);
   const ew::detail::random_input<ew::random_kind::bits, false> words{key, nullptr};
@@ -76,8 +76,8 @@ void check_dropout_2d(std::int64_t rows, std::int64_t cols, std::int64_t x_pitch
       const unsigned char keep = m.base[r * y_pitch + c];
       if (c >= cols) {
         float p;
-        std::memset(&p, poison, sizeof p);
-        padding += std::memcmp(&got, &p, sizeof p) != 0 || keep != poison;
+        std::memset(&p, random_nd_poison, sizeof p);
+        padding += std::memcmp(&got, &p, sizeof p) != 0 || keep != random_nd_poison;
         continue;
       }
       const bool want_keep = words.element(static_cast<std::size_t>(r * cols + c)) < d.keep_below;
@@ -109,10 +109,10 @@ TEST_CASE("random: N-dimensional normal and uniform operands, broadcast and rank
   buffer<float> y(A * pitch_a), bias(C);
   std::mt19937_64 rng(3);
   ew_test::nd_sim::fill_random(bias.base, C, rng);
-  std::memset(y.base, poison, static_cast<std::size_t>(A * pitch_a) * sizeof(float));
+  std::memset(y.base, random_nd_poison, static_cast<std::size_t>(A * pitch_a) * sizeof(float));
   const auto yv = ew::strided(y.base, e, ew::strides{pitch_a, pitch_b, 1});
   const auto bv = ew::strided(static_cast<const float*>(bias.base), ew::extents<1>{C}, ew::strides{1});
-  const std::string path = run_nd(ew::add<float>{}, e, yv, ew::in(ew::random_normal(key), bv));
+  const std::string path = run_random_nd(ew::add<float>{}, e, yv, ew::in(ew::random_normal(key), bv));
   CHECK(path.find("N-d") == 0);
   const ew::detail::random_input<ew::random_kind::normal, false> normal{key, nullptr};
   std::size_t wrong = 0;
@@ -131,7 +131,8 @@ TEST_CASE("random: N-dimensional normal and uniform operands, broadcast and rank
   const std::int64_t rows = 40, cols = 17;
   buffer<float> t(rows * cols);
   const ew::extents<2> e2{rows, cols};
-  CHECK(run_nd(ew::cast<float>{}, e2, ew::strided(t.base, e2, ew::strides{1, rows}), ew::random_uniform(key))
+  CHECK(run_random_nd(ew::cast<float>{}, e2, ew::strided(t.base, e2, ew::strides{1, rows}),
+                      ew::random_uniform(key))
             .find("vector_row") == 0);
   const ew::detail::random_input<ew::random_kind::uniform, false> uniform{key, nullptr};
   wrong = 0;
@@ -167,11 +168,11 @@ TEST_CASE("random: N-dimensional launches with a broadcast input beside the rand
     std::mt19937_64 rng(11);
     ew_test::nd_sim::fill_random(x.base, rows * cols, rng);
     ew_test::nd_sim::fill_random(bias.base, cols, rng);
-    std::memset(y.base, poison, static_cast<std::size_t>(rows * cols) * sizeof(float));
+    std::memset(y.base, random_nd_poison, static_cast<std::size_t>(rows * cols) * sizeof(float));
     const auto bv = ew::strided(static_cast<const float*>(bias.base), e, ew::strides{0, 1});
-    const add3 op{};
+    const add_three_floats op{};
     const std::string path =
-        run_nd(op, e, y.base, ew::in(static_cast<const float*>(x.base), bv, ew::random_uniform(key)));
+        run_random_nd(op, e, y.base, ew::in(static_cast<const float*>(x.base), bv, ew::random_uniform(key)));
     const ew::detail::random_input<ew::random_kind::uniform, false> uniform{key, nullptr};
     std::size_t wrong = 0;
     for (std::int64_t i = 0; i < rows * cols; ++i) {
