@@ -51,12 +51,10 @@ int main() {
   const float* m = mean;
   const float* s = inv_std;
   // [snippet]
-  // y[n, c, h, w] = (x[n, c, h, w] - mean[c]) * inv_std[c]; mean and inv_std are [1, C, 1, 1] views (stride
-  // 0 broadcasts), y a view whose rows are padded to row_pitch elements.
+  // y[n, c, h, w] = (x[n, c, h, w] - mean[c]) * inv_std[c]; mean and inv_std are [C] arrays broadcast as
+  // [C, 1, 1] (NumPy's rule), y a view whose rows are padded to row_pitch elements.
   const ew::extents nchw{N, C, H, W};
-  const auto per_channel = [&](const float* p) {
-    return ew::strided(p, ew::extents{1, C, 1, 1}, ew::strides{0, 1, 0, 0});
-  };
+  const auto per_channel = [&](const float* p) { return ew::broadcast(p, ew::extents{C, 1, 1}); };
   const auto padded = ew::strided(y, nchw, ew::strides{C * H * row_pitch, H * row_pitch, row_pitch, 1});
   CHECK(ew::elementwise(normalize{}, nchw, padded, ew::in(x, per_channel(m), per_channel(s)), stream));
   // [snippet]

@@ -46,9 +46,9 @@ int main() {
   CHECK(cudaStreamCreate(&stream));
 
   // [snippet]
-  // y[t, h] = gelu(x[t, h] + b[h]) over [tokens, hidden], bf16, one kernel: the bias is a 1-D view that
+  // y[t, h] = gelu(x[t, h] + b[h]) over [tokens, hidden], bf16, one kernel: the bias, a [hidden] array,
   // broadcasts over the tokens (NumPy's rule), x and y are row-major arrays of the launch's shape.
-  const auto bias = ew::strided(b, ew::extents{hidden}, ew::strides{1});
+  const auto bias = ew::broadcast(b, ew::extents{hidden});
   const auto bias_gelu = ew::compose(ew::add<__nv_bfloat16>{}, ew::gelu<__nv_bfloat16>{});
   CHECK(ew::elementwise(bias_gelu, ew::extents{tokens, hidden}, y, ew::in(x, bias), stream));
   // [snippet]

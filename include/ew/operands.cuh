@@ -9,9 +9,10 @@
 /// ew::elementwise(ew::mul<float>{}, n, y, ew::in(x, ew::constant(0.5f)));       // y[i] = x[i] * 0.5
 /// ew::elementwise(ew::mul<float>{}, n, y, ew::in(x, ew::scalar(d_scale)));      // *d_scale read by the
 /// kernel
-/// // y[r, c] = x[r, c] + b[c]: b as a [1, cols] view broadcast over the rows
-/// ew::elementwise(ew::add<float>{}, ew::extents{rows, cols}, y,
-///                 ew::in(x, ew::strided(b, ew::extents{1, cols}, ew::strides{0, 1})), stream);
+/// // y[r, c] = x[r, c] + b[c]: b, a row-major [cols] array, broadcast over the rows
+/// ew::elementwise(ew::add<float>{}, ew::extents{rows, cols}, y, ew::in(x, ew::broadcast(b,
+/// ew::extents{cols})),
+///                 stream);
 /// @endcode
 ///
 /// In an N-dimensional launch (`ew::elementwise(op, ew::extents{...}, out, in, stream)`) a plain pointer is
@@ -132,6 +133,35 @@ constexpr scalar_operand<T> scalar(const T* p) {
 template <class T, int Rank>
 constexpr strided_view<T, Rank> strided(T* p, extents<Rank> e, strides<Rank> s) {
   return strided_view<T, Rank>{p, e, s};
+}
+
+/// The row-major strides of shape `e`, in elements: the last dimension 1, each other the product of the
+/// extents after it (0 for a dimension of extent 1, which then broadcasts).
+template <int Rank>
+EW_HD constexpr strides<Rank> row_major_strides(extents<Rank> e) {
+  strides<Rank> s;
+  std::int64_t step = 1;
+  for (int d = Rank - 1; d >= 0; --d) {
+    s.v[d] = e.v[d] == 1 ? 0 : step;
+    step *= e.v[d] > 0 ? e.v[d] : 1;
+  }
+  return s;
+}
+
+/// `p` as a row-major (C-contiguous) array of shape `e`: `ew::strided(p, e, ew::row_major_strides(e))`.
+template <class T, int Rank>
+constexpr strided_view<T, Rank> strided(T* p, extents<Rank> e) {
+  return strided_view<T, Rank>{p, e, row_major_strides(e)};
+}
+
+/// An input that broadcasts: the row-major array `p` of shape `e` (`Rank` at most the launch's), read as
+/// the launch's shape the way NumPy broadcasts (`e` right-aligned against the launch's extents, each equal
+/// to the launch's or 1; missing leading dimensions and extents of 1 repeat). A bias over the columns of a
+/// `[rows, cols]` launch is `ew::broadcast(b, ew::extents{cols})`; a per-channel `[C]` array over NCHW is
+/// `ew::broadcast(m, ew::extents{C, 1, 1})`. The same view as `ew::strided(p, e)`, named for reading.
+template <class T, int Rank>
+constexpr strided_view<const T, Rank> broadcast(const T* p, extents<Rank> e) {
+  return strided_view<const T, Rank>{p, e, row_major_strides(e)};
 }
 
 }  // namespace ew

@@ -169,7 +169,8 @@ struct trunc {
   EW_HD T operator()(T x) const { return down<T>(cuda::std::trunc(up(x))); }
 };
 
-/// -1, 0 or 1 by the sign of `x` (`torch.sign`); `sign(-0) == -0`, NaN stays NaN; integers too.
+/// -1, 0 or 1 by the sign of `x` (`torch.sign`), integers too; `sign(-0) == -0`, and NaN stays NaN (ew's
+/// rule for every floating op; `torch.sign` gives 0 there).
 template <class T>
 struct sign {
   EW_HD T operator()(T x) const {

@@ -129,7 +129,9 @@ struct reduce_target {
 /// and reduced with `R` (`ew::reduction::max`, `min`, `sum` or `amax`) into `*p`, combined with the value
 /// already there. `p` is one element of device memory that no operand of the launch reads or writes
 /// (checked); `T` is float, double, or a 32- or 64-bit integer. Works in 1-D and N-dimensional launches,
-/// with any operands and `ew::compose`; at least one output of the launch must be an array.
+/// with any operands and `ew::compose`. A 1-D launch may have no array output (a reduction alone: `max |x|`
+/// is `ew::elementwise(ew::abs<float>{}, n, ew::reduce_into<ew::reduction::max>(p), x)`); an
+/// N-dimensional one needs one.
 template <class R, class T>
 constexpr reduce_target<R, T> reduce_into(T* p) {
   static_assert(cuda::std::is_same_v<R, reduction::max> || cuda::std::is_same_v<R, reduction::min> ||

@@ -754,3 +754,44 @@ TEST_CASE("bad N-d arguments launch nothing, directly or under capture", "[nd][g
   EW_REQUIRE_CUDA(ended);
   REQUIRE(g.nodes() == 0);
 }
+
+namespace {
+/// `a + 2 b + c`, for the broadcast test below.
+struct a_2b_c {
+  EW_HD float operator()(float a, float b, float c) const { return a + b * 2.0f + c; }
+};
+}  // namespace
+
+TEST_CASE("ew::broadcast and ew::strided without strides read as the explicit views do", "[nd]") {
+  // y = x + b[c] + k[n, c, 1, 1]-style per-channel terms over NCHW [3, 5, 7, 9]: the bias from
+  // ew::broadcast(b, {9}), the per-channel values from ew::broadcast(m, {5, 1, 1}), x through
+  // ew::strided(x, e); against the same launch with the strides spelled out, bit for bit.
+  owned_stream stream;
+  const ew::extents<4> e{3, 5, 7, 9};
+  const std::size_t n = 3 * 5 * 7 * 9;
+  device_array<float> x(n), b(9), m(5), y1(n), y2(n);
+  x.upload(random_values<float>(n, base_seed() + 41));
+  b.upload(random_values<float>(9, base_seed() + 42));
+  m.upload(random_values<float>(5, base_seed() + 43));
+  y1.poison();
+  y2.poison();
+  const float* cx = x.data();
+  const float* cb = b.data();
+  const float* cm = m.data();
+  EW_REQUIRE_CUDA(ew::elementwise(
+      a_2b_c{}, e, y1.data(),
+      ew::in(ew::strided(cx, e), ew::broadcast(cb, ew::extents{9}), ew::broadcast(cm, ew::extents{5, 1, 1})),
+      stream.get()));
+  EW_REQUIRE_CUDA(ew::elementwise(a_2b_c{}, e, y2.data(),
+                                  ew::in(ew::strided(cx, e, ew::strides{315, 63, 9, 1}),
+                                         ew::strided(cb, ew::extents{1, 1, 1, 9}, ew::strides{0, 0, 0, 1}),
+                                         ew::strided(cm, ew::extents{1, 5, 1, 1}, ew::strides{0, 1, 0, 0})),
+                                  stream.get()));
+  EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.get()));
+  const auto a1 = y1.download(), a2 = y2.download();
+  CHECK(std::memcmp(a1.data(), a2.data(), n * sizeof(float)) == 0);
+  const auto hx = x.download(), hb = b.download(), hm = m.download();
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong += a1[i] != hx[i] + hb[i % 9] * 2.0f + hm[(i / 63) % 5];
+  CHECK(wrong == 0);
+}

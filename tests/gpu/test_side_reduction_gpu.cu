@@ -401,3 +401,54 @@ TEST_CASE("side_reduction: graphs replayed with new inputs", "[side_reduction]")
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
 }
+
+namespace {
+/// `(x, x * 1000 as an integer)`: two values to reduce and none to write.
+struct min_and_int {
+  EW_HD cuda::std::tuple<float, std::int64_t> operator()(float x) const {
+    return {x, static_cast<std::int64_t>(x * 1000.0f)};
+  }
+};
+}  // namespace
+
+TEST_CASE("side_reduction: a 1-D launch that only reduces", "[side_reduction]") {
+  // max |x| of a tensor, and the min and an integer sum of one pass, with no array output: against the
+  // host, at aligned and misaligned starts, in direct launches and a graph.
+  const std::size_t n = (std::size_t{1} << 24) + 7;
+  const std::vector<float> x = random_inputs<float>(n + 4, base_seed() + 31, -50.0f, 50.0f);
+  device_array<float> dx(n + 4);
+  dx.upload(x);
+  for (std::size_t off : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+    INFO("offset " << off);
+    float want_amax = 0.0f, want_min = INFINITY;
+    std::int64_t want_sum = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      want_amax = std::max(want_amax, std::fabs(x[off + i]));
+      want_min = std::min(want_min, x[off + i]);
+      want_sum += static_cast<std::int64_t>(x[off + i] * 1000.0f);
+    }
+    device_scalar<float> amax, mn;
+    device_scalar<std::int64_t> sum;
+    const float* in = dx.data() + off;
+    for (launch_mode mode : {launch_mode::direct, launch_mode::graph}) {
+      EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::amax>(amax.p())));
+      EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::min>(mn.p())));
+      EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::sum>(sum.p())));
+      EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+      test_stream stream;
+      EW_REQUIRE_CUDA(run_in_mode(mode, stream.s, [&](cudaStream_t s) {
+        cudaError_t err =
+            ew::elementwise(ew::identity<float>{}, n, ew::reduce_into<ew::reduction::amax>(amax.p()), in, s);
+        if (err == cudaSuccess)
+          err = ew::elementwise(min_and_int{}, n,
+                                ew::out(ew::reduce_into<ew::reduction::min>(mn.p()),
+                                        ew::reduce_into<ew::reduction::sum>(sum.p())),
+                                in, s);
+        return err;
+      }));
+      CHECK(amax.get() == want_amax);
+      CHECK(mn.get() == want_min);
+      CHECK(sum.get() == want_sum);
+    }
+  }
+}

@@ -425,3 +425,38 @@ TEST_CASE("N-d launch: bad arguments are rejected before anything runs", "[nd]")
   CHECK(ew::elementwise(relu, ew::extents{0, 8}, fake(0), cfake(0)) == cudaSuccess);
   CHECK(ew::elementwise(relu, ew::extents{5, 0, 3}, fake(y), cfake(x)) == cudaSuccess);
 }
+
+TEST_CASE("views without strides: ew::strided(p, e) is row-major, ew::broadcast(p, e) broadcasts it",
+          "[nd]") {
+  // Row-major strides, 0 along extents of 1.
+  const ew::strides<4> s = ew::row_major_strides(ew::extents{2, 3, 1, 5});
+  CHECK(s[0] == 15);
+  CHECK(s[1] == 5);
+  CHECK(s[2] == 0);
+  CHECK(s[3] == 1);
+  float y[6 * 7] = {};
+  const auto v = ew::strided(y, ew::extents{6, 7});
+  CHECK(v.ptr == y);
+  CHECK(v.step[0] == 7);
+  CHECK(v.step[1] == 1);
+  // A bias over the columns and per-row values over the rows, through the simulated grid: y[r, c] =
+  // b[c] * 1000 + k[r], from a [7] array and a [6, 1] array.
+  buffer<float> b(7), k(6), out(6 * 7);
+  for (int c = 0; c < 7; ++c) b.base[c] = static_cast<float>(c + 1);
+  for (int r = 0; r < 6; ++r) k.base[r] = static_cast<float>(r);
+  const ew::fma<float> op{};
+  access_log log;
+  current_log = &log;
+  ew::detail::host_access_observer = &observe;
+  const ew::extents<2> e{6, 7};
+  const auto thousand = ew::broadcast(static_cast<const float*>(b.base), ew::extents{7});
+  const auto rows = ew::broadcast(static_cast<const float*>(k.base), ew::extents{6, 1});
+  std::vector<float> ks(6 * 7, 1000.0f);
+  simulate(op, e, cuda::std::make_tuple(out.base),
+           cuda::std::make_tuple(thousand, static_cast<const float*>(ks.data()), rows));
+  ew::detail::host_access_observer = nullptr;
+  current_log = nullptr;
+  for (int r = 0; r < 6; ++r) {
+    for (int c = 0; c < 7; ++c) CHECK(out.base[r * 7 + c] == static_cast<float>((c + 1) * 1000 + r));
+  }
+}

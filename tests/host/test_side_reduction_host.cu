@@ -201,3 +201,73 @@ TEST_CASE("side_reduction: bad locations are rejected before anything runs", "[s
                         ew::out(y, ew::reduce_into<ew::reduction::max>(static_cast<float*>(nullptr))),
                         x) == cudaSuccess);
 }
+
+namespace {
+
+/// Simulates a 1-D launch whose only outputs are the reductions `targets`, over `x` (n elements at element
+/// offset `off`): no array output, the vector head from `x` alone.
+template <int Vec, int Unroll, class Op, class... Target>
+void simulate_reduction_alone(const Op& user_op, const std::vector<float>& x, std::size_t off, std::size_t n,
+                              int block_threads, Target... targets) {
+  auto outs = cuda::std::make_tuple(targets...);
+  using split = ew::detail::side_split<Op, Target...>;
+  const auto op = split::wrap(user_op, outs);
+  using op_t = std::remove_const_t<decltype(op)>;
+  const auto arrays = split::arrays(outs);
+  STATIC_REQUIRE(cuda::std::tuple_size<std::remove_const_t<decltype(arrays)>>::value == 0);
+  auto ins = cuda::std::make_tuple(ew::detail::contiguous_input<float>{x.data() + off});
+  ew::detail::pointer_info info[1] = {ew::detail::info_of(x.data() + off)};
+  const int head = ew::detail::vector_head(info, 1, Vec);
+  ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
+  policy.block_threads = block_threads;
+  const auto plan = ew::detail::plan_paths<Vec, Unroll>(n, head, policy);
+  for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
+    for (std::size_t t = 0; t < plan.shape.block_threads; ++t) {
+      const op_t partial =
+          ew::detail::elementwise_grid_thread<op_t, Vec, Unroll, ew::detail::scalar_unroll<Vec, Unroll>>(
+              op, plan.part, plan.shape, arrays, ins, b, t);
+      partial.host_finish();
+    }
+  }
+}
+
+/// `(x, x * 1000 as an integer)`: two values to reduce and none to write.
+struct keep_and_int {
+  EW_HD cuda::std::tuple<float, std::int64_t> operator()(float x) const {
+    return {x, static_cast<std::int64_t>(x * 1000.0f)};
+  }
+};
+
+}  // namespace
+
+TEST_CASE("side_reduction: a launch that only reduces (no array output)", "[side_reduction]") {
+  std::mt19937_64 rng(0x5eed);
+  std::uniform_real_distribution<float> d(-100.0f, 100.0f);
+  for (std::size_t n : {1u, 5u, 64u, 1000u, 4099u, 70001u}) {
+    for (std::size_t off : {0u, 1u, 3u}) {
+      std::vector<float> x(n + 8);
+      for (auto& v : x) v = d(rng);
+      float am = 0.0f, mn = INFINITY;
+      std::int64_t s = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        am = std::max(am, std::fabs(x[off + i]));
+        mn = std::min(mn, x[off + i]);
+        s += static_cast<std::int64_t>(x[off + i] * 1000.0f);
+      }
+      INFO("n " << n << " offset " << off);
+      // amax of x alone: the op's value itself, not a tuple.
+      float r_amax = 0.0f;
+      simulate_reduction_alone<4, 2>(ew::identity<float>{}, x, off, n, 256,
+                                     ew::reduce_into<ew::reduction::amax>(&r_amax));
+      CHECK(r_amax == am);
+      // Two reductions of one pass.
+      float r_min = INFINITY;
+      std::int64_t r_sum = 0;
+      simulate_reduction_alone<4, 4>(keep_and_int{}, x, off, n, 96,
+                                     ew::reduce_into<ew::reduction::min>(&r_min),
+                                     ew::reduce_into<ew::reduction::sum>(&r_sum));
+      CHECK(r_min == mn);
+      CHECK(r_sum == s);
+    }
+  }
+}

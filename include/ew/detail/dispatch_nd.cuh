@@ -90,6 +90,9 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
       !(is_1d_only_v<In> || ...),
       "ew: internal error: a random operand reached the N-dimensional dispatcher, which takes it as "
       "ew::index() mapped by the op (detail/index_mapped.cuh)");
+  static_assert(sizeof...(Out) >= 1,
+                "ew::elementwise: an N-dimensional launch needs at least one array output besides its "
+                "ew::reduce_into outputs (a reduction alone is a 1-D launch over the elements)");
   using out_tuple = cuda::std::tuple<Out...>;
   using in_tuple = cuda::std::tuple<In...>;
   constexpr auto entry = Policy::template entry<Op>();

@@ -110,6 +110,7 @@ struct elementwise_thread {
   template <std::size_t... I, std::size_t... O>
   EW_HD void scalar_impl(std::size_t i, cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
     auto r = op(cuda::std::get<I>(ins).element(i)...);
+    (void)r;  // a launch that only reduces (side_reduction.cuh) writes no part of it
     ((observe_access(cuda::std::get<O>(outs) + i, sizeof(out_t<O>), true),
       cuda::std::get<O>(outs)[i] = convert<out_t<O>>(result_part<O, num_out>(r))),
      ...);
@@ -143,10 +144,12 @@ struct elementwise_thread {
         EW_DETAIL_UNROLL
         for (int j = 0; j < Vec; ++j) {
           auto r = op(cuda::std::get<I>(loaded)[u].elements.v[j]...);
+          (void)r;
           ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
         }
       }
-      const Index e = static_cast<Index>(head) + (first + static_cast<Index>(u) * stride) * Vec;
+      [[maybe_unused]] const Index e =
+          static_cast<Index>(head) + (first + static_cast<Index>(u) * stride) * Vec;
       (store_vector<Vec>(cuda::std::get<O>(outs) + e, cuda::std::get<O>(results)), ...);
     }
   }

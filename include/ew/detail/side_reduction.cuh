@@ -149,30 +149,43 @@ __device__ __forceinline__ void block_reduce_into(const Acc& a) {
   __syncthreads();  // warp_partial is reused by the next reduction of the same type
 }
 
+/// An op's result as the tuple of its parts: itself, or (`Single`) a tuple of the one value.
+template <bool Single, class R>
+EW_HD auto as_parts(R r) {
+  if constexpr (Single) {
+    return cuda::std::tuple<R>(r);
+  } else {
+    return r;
+  }
+}
+
 /// The op of a launch with side reductions: `Op`'s result parts at positions `A...` are returned (one
-/// value for one array output, a tuple for several), those at `S...` go into the accumulators `Acc...`,
+/// value for one array output, a tuple for several, an empty tuple for none: a 1-D launch that only
+/// reduces), those at `S...` go into the accumulators `Acc...`,
 /// in order. The accumulators are `mutable`: the call stays const for the launcher's checks, and each
 /// thread's copy of the op is its own.
 template <class Op, class ArrayPos, class SidePos, class... Acc>
 struct side_reducing_op;
 template <class Op, std::size_t... A, std::size_t... S, class... Acc>
 struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_sequence<S...>, Acc...> {
-  static_assert(sizeof...(A) >= 1,
-                "ew::elementwise: a launch needs at least one array output besides its ew::reduce_into "
-                "outputs");
   Op op;
   mutable cuda::std::tuple<Acc...> acc;
 
 #pragma nv_exec_check_disable
   template <class... X>
   EW_HD auto operator()(X... x) const {
-    auto r = op(x...);
+    // One output (a reduction alone) takes the op's value itself, as an array output would.
+    constexpr bool single =
+        sizeof...(A) + sizeof...(S) == 1 && tuple_size_or_zero<decltype(op(x...))>::value == 0;
+    auto r = as_parts<single>(op(x...));
     static_assert(
         tuple_size_or_zero<decltype(r)>::value == sizeof...(A) + sizeof...(S),
         "ew::elementwise: with N outputs, ew::reduce_into ones included, Op must return a tuple-like "
         "value of N elements");
     add_all(r, cuda::std::index_sequence_for<Acc...>{});
-    if constexpr (sizeof...(A) == 1) {
+    if constexpr (sizeof...(A) == 0) {  // a reduction alone: nothing to write
+      return cuda::std::tuple<>{};
+    } else if constexpr (sizeof...(A) == 1) {
       return cuda::std::get<A...>(r);
     } else {
       return cuda::std::tuple<
