@@ -191,7 +191,12 @@ struct composed {
   template <class... Args, class First = cuda::std::tuple_element_t<0, cuda::std::tuple<Stages...>>,
             class R0 = cuda::std::decay_t<cuda::std::invoke_result_t<const First&, Args...>>>
   EW_HD constexpr auto operator()(Args... args) const -> typename detail::after_first<R0, Stages...>::type {
-    return detail::realize(run<1>(detail::chain_start(cuda::std::get<0>(stages), cuda::std::move(args)...)));
+    if constexpr (sizeof...(Stages) == 1) {  // one stage is the stage itself (its own rounding)
+      return cuda::std::get<0>(stages)(cuda::std::move(args)...);
+    } else {
+      return detail::realize(
+          run<1>(detail::chain_start(cuda::std::get<0>(stages), cuda::std::move(args)...)));
+    }
   }
 
  private:
@@ -268,10 +273,16 @@ struct stage_checks {
 /// `ew::relu<__nv_fp8_e4m3>`, ...) compute in float between stages and the chain rounds once, to the last
 /// stage's element type, as a fusing compiler does: `ew::compose(ew::add<__half>{}, ew::scale_bias<__half>{3,
 /// 0})` is bit for bit `ew::convert<__half>((float(a) + float(b)) * 3 + 0)` with the float ops of each
-/// stage (`fmaf` for `scale_bias`). Stages that are not ew ops of such a type (your own functors, ops with
-/// several results, `ew::cast`, `ew::dropout`, a nested `ew::compose`) run as they are, on the value rounded
-/// to the type the stage before them returns. `ew::compose_per_stage` rounds after every stage instead, as
-/// separate launches (and eager PyTorch) do.
+/// stage (`fmaf` for `scale_bias`: alone, `fma`, `scale_bias` and `axpby` of 16-bit types round the exact
+/// value once, but in a chain they take float's `fmaf` like the float functor would, and the chain rounds
+/// that). Stages that are not ew ops of such a type (your own functors, ops with several results,
+/// `ew::cast`, `ew::dropout`, a nested `ew::compose`) run as they are, on the value rounded to the type the
+/// stage before them returns. So do rounding ops: `floor`, `round` and the others see the unrounded float,
+/// as in a fusing compiler (`compose(mul<__half>, floor<__half>)` of 0.1 and 10 gives 0, where two launches
+/// give 1); put `ew::cast<__half>{}` before one to round first. A one-stage chain is the stage itself. On
+/// the GPU, nvcc may fuse a multiply and an add of neighbouring stages into one `fma` (its default
+/// `-fmad=true`), as it does in any float code. `ew::compose_per_stage` rounds after every stage instead,
+/// as separate launches (and eager PyTorch) do.
 template <class... Stages>
 EW_HD constexpr composed<Stages...> compose(Stages... stages) {
   static_assert(detail::stage_checks<Stages...>::ok, "");

@@ -18,7 +18,8 @@
 /// In an N-dimensional launch (`ew::elementwise(op, ew::extents{...}, out, in, stream)`) a plain pointer is
 /// a row-major array of the launch's shape; a view is broadcast to it the way NumPy does (its extents,
 /// right-aligned against the launch's, must each equal the launch's or be 1; missing leading dimensions and
-/// extents of 1 broadcast). A 1-D launch takes pointers, `ew::index()`, `ew::constant` and `ew::scalar`.
+/// extents of 1 broadcast). A 1-D launch takes pointers, `ew::index()`, `ew::constant`, `ew::scalar` and the
+/// random operands of random.cuh (which N-dimensional launches take too).
 
 #include <cstdint>
 
@@ -137,13 +138,16 @@ constexpr strided_view<T, Rank> strided(T* p, extents<Rank> e, strides<Rank> s) 
 
 /// The row-major strides of shape `e`, in elements: the last dimension 1, each other the product of the
 /// extents after it (0 for a dimension of extent 1, which then broadcasts).
+/// Saturates at `INT64_MAX` where the product overflows (the launch rejects such a view).
 template <int Rank>
 EW_HD constexpr strides<Rank> row_major_strides(extents<Rank> e) {
   strides<Rank> s;
-  std::int64_t step = 1;
+  std::uint64_t step = 1;
+  constexpr std::uint64_t top = static_cast<std::uint64_t>(INT64_MAX);
   for (int d = Rank - 1; d >= 0; --d) {
-    s.v[d] = e.v[d] == 1 ? 0 : step;
-    step *= e.v[d] > 0 ? e.v[d] : 1;
+    s.v[d] = e.v[d] == 1 ? 0 : static_cast<std::int64_t>(step);
+    const std::uint64_t x = e.v[d] > 0 ? static_cast<std::uint64_t>(e.v[d]) : 1;
+    step = step > top / x ? top : step * x;
   }
   return s;
 }

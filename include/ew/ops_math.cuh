@@ -183,26 +183,28 @@ struct sign {
 // --- Arithmetic of several inputs
 // ---------------------------------------------------------------------------
 
-/// `a + w (b - a)`, as `torch.lerp` evaluates it: `b - (b - a)(1 - w)` for `w >= 0.5`, so that `w == 1` gives
-/// `b` exactly.
+/// `a + w (b - a)`, as `torch.lerp` evaluates it: `b - (b - a)(1 - w)` where `|w| >= 0.5`, so that `w == 1`
+/// gives `b` exactly; each multiply-add fused (`fma`), on the host as on the device.
 template <class T>
 struct lerp {
   EW_DETAIL_FLOATING_OP(T, "lerp");
   EW_HD T operator()(T a, T b, T w) const {
     const compute_t<T> ca = up(a), cb = up(b), cw = up(w), d = cb - ca;
-    return down<T>(cuda::std::fabs(cw) < compute_t<T>(0.5) ? ca + cw * d : cb - d * (compute_t<T>(1) - cw));
+    return down<T>(cuda::std::fabs(cw) < compute_t<T>(0.5) ? detail::mul_add(cw, d, ca)
+                                                           : detail::mul_add(-d, compute_t<T>(1) - cw, cb));
   }
 };
 
-/// `a + value * b * c` (`torch.addcmul(a, b, c, value=value)`), left to right in the compute type.
+/// `a + value * b * c` (`torch.addcmul(a, b, c, value=value)`): `value * b`, then `fma(that, c, a)`.
 template <class T>
 struct addcmul {
   EW_DETAIL_FLOATING_OP(T, "addcmul");
   compute_t<T> value = 1;
-  EW_HD T operator()(T a, T b, T c) const { return down<T>(up(a) + value * up(b) * up(c)); }
+  EW_HD T operator()(T a, T b, T c) const { return down<T>(detail::mul_add(value * up(b), up(c), up(a))); }
 };
 
-/// `a + value * b / c` (`torch.addcdiv(a, b, c, value=value)`), left to right in the compute type.
+/// `a + value * b / c` (`torch.addcdiv(a, b, c, value=value)`): `value * b / c`, then added to `a` (no
+/// multiply-add to fuse).
 template <class T>
 struct addcdiv {
   EW_DETAIL_FLOATING_OP(T, "addcdiv");

@@ -3,8 +3,8 @@
 
 /// @file
 /// Random numbers keyed by element: counter-based Philox-4x32-10 (Salmon et al., SC 2011; the generator
-/// of cuRAND's `curandStatePhilox4_32_10_t` and of PyTorch's CUDA RNG), as inputs of a 1-D launch, and
-/// `ew::dropout`.
+/// of cuRAND's `curandStatePhilox4_32_10_t` and of PyTorch's CUDA RNG), as inputs of 1-D and
+/// N-dimensional launches, and `ew::dropout`.
 ///
 /// @code
 /// // y = dropout(x, p = 0.1) with its mask, the same mask for the same (seed, offset) on any launch shape.
@@ -96,7 +96,7 @@ enum class random_kind {
             ///< `sqrt(-2 log u1) * (cos, sin)(2 pi u2)` with `u1` in (0, 1]
 };
 
-/// A random input of a 1-D launch (`InMemory`: the key is read from device memory when the kernel runs).
+/// A random input (`InMemory`: the key is read from device memory when the kernel runs).
 /// Made by `ew::random_bits`, `ew::random_uniform` and `ew::random_normal`.
 template <random_kind K, bool InMemory>
 struct random_operand {

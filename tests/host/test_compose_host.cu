@@ -160,10 +160,10 @@ std::vector<T> every_value() {
   for (std::size_t i = 0; i < v.size(); ++i) {
     if constexpr (sizeof(T) == 2) {
       const auto bits = static_cast<std::uint16_t>(i);
-      std::memcpy(&v[i], &bits, 2);
+      std::memcpy(static_cast<void*>(&v[i]), &bits, 2);
     } else {
       const auto bits = static_cast<std::uint8_t>(i);
-      std::memcpy(&v[i], &bits, 1);
+      std::memcpy(static_cast<void*>(&v[i]), &bits, 1);
     }
   }
   return v;
@@ -233,6 +233,12 @@ TEST_CASE("16-bit and FP8 chains compute in float and round once at the end", "[
   CHECK(__half2float(fused(one, tiny)) == 3.001953125f);
   CHECK(__half2float(per_stage(one, tiny)) == 3.f);
   STATIC_REQUIRE(std::is_same_v<decltype(fused(one, tiny)), __half>);
+  // One stage is the stage itself: fma<__half> rounds the exact a * b + c once (math.cuh's example, where
+  // float's fmaf then __half would give 1).
+  const __half fa = __float2half(0.9790039f), fb = __float2half(0.00049877167f), fc = __float2half(1.f);
+  CHECK(__half2float(ew::compose(ew::fma<__half>{})(fa, fb, fc)) ==
+        __half2float(ew::fma<__half>{}(fa, fb, fc)));
+  CHECK(__half2float(ew::fma<__half>{}(fa, fb, fc)) == 1.0009765625f);
   // A stage that is not an ew op of a 16-bit type gets the value rounded to the type before it.
   CHECK(ew::compose(ew::add<__half>{}, half_as_float{})(one, tiny) == 1.f);
   // Inputs of another type are converted to the first stage's type first, as its own call would.

@@ -65,6 +65,11 @@ struct part_selecting_op<Op, N, cuda::std::index_sequence<K...>> {
   }
 };
 
+template <class Op, std::size_t N, class Keep>
+struct user_op<part_selecting_op<Op, N, Keep>> {
+  using type = user_op_t<Op>;
+};
+
 /// `without_discards` for the kept positions `K...`.
 template <class Op, class... Out, std::size_t... K, class Next>
 decltype(auto) without_discards_impl(const Op& op, const cuda::std::tuple<Out...>& outs,

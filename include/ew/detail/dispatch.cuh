@@ -150,7 +150,8 @@ struct launch_static_checks;
 template <int Vec, int Unroll, class Op, class... Out, class... In>
 struct launch_static_checks<Vec, Unroll, Op, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> {
   using result = typename op_result_of<Op, cuda::std::tuple<input_value_t<In>...>>::type;
-  static_assert(sizeof...(Out) >= 1, "ew::elementwise: at least one output pointer is needed");
+  static_assert(sizeof...(Out) >= 1 || has_side_reductions_v<Op>,
+                "ew::elementwise: at least one output is needed");
   static_assert(!is_device_lambda_v<Op>, EW_DETAIL_DEVICE_LAMBDA_MESSAGE);
   static_assert(
       is_device_lambda_v<Op> || !cuda::std::is_void_v<result>,

@@ -43,7 +43,7 @@ constexpr int nd_vec_width(cuda::std::tuple<Out...>*, cuda::std::tuple<In...>*) 
 /// A policy's N-dimensional kernel shapes for `Op`, as the kernels take them (`value`).
 template <class Policy, class Op>
 struct policy_nd_shapes {
-  static constexpr tuning::nd_kernel_shapes value = Policy::template entry<Op>().nd;
+  static constexpr tuning::nd_kernel_shapes value = Policy::template entry<user_op_t<Op>>().nd;
 };
 
 /// A vector-row launch: with `S...` (`nd_kernel_shapes::vector_row_kernel_per_set`), the kernel compiled
@@ -95,7 +95,7 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
                 "ew::reduce_into outputs (a reduction alone is a 1-D launch over the elements)");
   using out_tuple = cuda::std::tuple<Out...>;
   using in_tuple = cuda::std::tuple<In...>;
-  constexpr auto entry = Policy::template entry<Op>();
+  constexpr auto entry = Policy::template entry<user_op_t<Op>>();
   using shapes = policy_nd_shapes<Policy, Op>;
   static_assert(tuning::nd_kernel_shapes_error(entry.nd) == nullptr,
                 "ew::policy_entry: nd holds a shape the kernels cannot take (tuning::nd_kernel_shapes_error "

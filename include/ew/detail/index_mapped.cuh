@@ -23,6 +23,7 @@
 #include "../operands.cuh"
 #include "config.cuh"
 #include "last_error.cuh"
+#include "op_traits.cuh"
 #include "operand.cuh"
 #include "side_reduction.cuh"
 #include "validate.cuh"
@@ -75,10 +76,13 @@ struct index_mapped_op {
   Op op;
   cuda::std::tuple<Map...> maps;
 
+/// Takes part in overload resolution only where `Op` takes the mapped arguments (so the launcher's
+/// "Op cannot be called with the input element types" reports a wrong input).
 #pragma nv_exec_check_disable
-  template <class... X>
+  template <class... X, class = cuda::std::enable_if_t<sizeof...(X) == sizeof...(Map)>,
+            class R = decltype(cuda::std::declval<const Op&>()(
+                cuda::std::declval<const Map&>()(cuda::std::declval<X>())...))>
   EW_HD auto operator()(X... x) const {
-    static_assert(sizeof...(X) == sizeof...(Map), "ew: internal error: an index map per argument");
     return call(cuda::std::index_sequence_for<X...>{}, x...);
   }
 
@@ -88,6 +92,11 @@ struct index_mapped_op {
   EW_HD auto call(cuda::std::index_sequence<I...>, X... x) const {
     return op(cuda::std::get<I>(maps)(x)...);
   }
+};
+
+template <class Op, class... Map>
+struct user_op<index_mapped_op<Op, Map...>> {
+  using type = user_op_t<Op>;
 };
 
 /// The bytes output `o` of a launch of `count` elements may write: a side reduction's location, an

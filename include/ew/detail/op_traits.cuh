@@ -32,6 +32,17 @@ inline constexpr bool is_device_lambda_v = false;
   "(...) { ... }, or wrap it: cuda::proclaim_return_type<R>([] __device__ (...) { ... }) from "         \
   "<cuda/functional>, or use a functor struct with an EW_HD call operator"
 
+/// The op a launch policy's `entry<Op>()` is looked up for: the user's own op inside the wrappers the
+/// launcher puts around it (side reductions, `ew::discard`, random operands in N-dimensional launches), so
+/// that a policy tuned for an op applies to its launches in every form. Each wrapper's header specialises
+/// it.
+template <class Op>
+struct user_op {
+  using type = Op;
+};
+template <class Op>
+using user_op_t = typename user_op<Op>::type;
+
 /// `cuda::std::tuple_size<R>` for tuple-like `R`, 0 for anything else.
 template <class R, class = void>
 struct tuple_size_or_zero : cuda::std::integral_constant<std::size_t, 0> {};

@@ -32,7 +32,7 @@ inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 template <class Policy, int VecWidth, class Op, class... Out, class... In>
 cudaError_t dispatch_policy(const Op& op, std::size_t n, const cuda::std::tuple<Out*...>& outs,
                             const cuda::std::tuple<In...>& ins, cudaStream_t stream) {
-  constexpr auto e = Policy::template entry<Op>();
+  constexpr auto e = Policy::template entry<user_op_t<Op>>();
   constexpr int vec = launch_vec_width<VecWidth, e.vec_width, Out..., array_type_t<In>...>;
   constexpr int unroll = e.shape.unroll_for(num_array_inputs<In...>);
   static_assert(e.shape.loads_in_flight >= 1 && e.shape.loads_in_flight <= 16,

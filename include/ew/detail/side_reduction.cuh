@@ -237,6 +237,11 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   }
 };
 
+template <class Op, class AP, class SP, class... Acc>
+struct user_op<side_reducing_op<Op, AP, SP, Acc...>> {
+  using type = user_op_t<Op>;
+};
+
 /// Whether `Op` is a `side_reducing_op` (the kernels then hand each thread's copy back).
 template <class Op>
 inline constexpr bool has_side_reductions_v = false;
