@@ -68,20 +68,18 @@ TEST_CASE("side_reduction: the split keeps the arrays and wraps the op", "[side_
 
 namespace {
 
-/// Simulates the 1-D launch of `op` over `x` (n elements at element offset `off`) into (y, reductions),
-/// every thread of the launcher's plan, each thread's partial folded into the targets.
-template <int Vec, int Unroll, class Op, class... Target>
-void simulate(const Op& user_op, std::vector<float>& x, std::vector<float>& y, std::size_t off, std::size_t n,
-              int block_threads, Target... targets) {
-  auto outs = cuda::std::make_tuple(y.data() + off, targets...);
-  using split = ew::detail::side_split<Op, float*, Target...>;
+/// Every thread of the launcher's plan for the 1-D launch of `user_op` over `x` (n elements at element
+/// offset `off`) into `outs` (arrays and reductions; `info` the arrays' pointers, outputs first, for the
+/// vector head), each thread's partial folded into the targets as its block's atomic would.
+template <int Vec, int Unroll, class Op, class... Out, std::size_t K>
+void run_simulated_grid(const Op& user_op, const float* x, std::size_t n, int block_threads,
+                        const cuda::std::tuple<Out...>& outs, const ew::detail::pointer_info (&info)[K]) {
+  using split = ew::detail::side_split<Op, Out...>;
   const auto op = split::wrap(user_op, outs);
   using op_t = std::remove_const_t<decltype(op)>;
   const auto arrays = split::arrays(outs);
-  auto ins = cuda::std::make_tuple(ew::detail::contiguous_input<float>{x.data() + off});
-  ew::detail::pointer_info info[2] = {ew::detail::info_of(y.data() + off),
-                                      ew::detail::info_of(x.data() + off)};
-  const int head = ew::detail::vector_head(info, 2, Vec);
+  auto ins = cuda::std::make_tuple(ew::detail::contiguous_input<float>{x});
+  const int head = ew::detail::vector_head(info, static_cast<int>(K), Vec);
   ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
   policy.block_threads = block_threads;
   const auto plan = ew::detail::plan_paths<Vec, Unroll>(n, head, policy);
@@ -93,6 +91,16 @@ void simulate(const Op& user_op, std::vector<float>& x, std::vector<float>& y, s
       partial.host_finish();
     }
   }
+}
+
+/// Simulates the 1-D launch of `op` over `x` (n elements at element offset `off`) into (y, reductions).
+template <int Vec, int Unroll, class Op, class... Target>
+void simulate(const Op& user_op, std::vector<float>& x, std::vector<float>& y, std::size_t off, std::size_t n,
+              int block_threads, Target... targets) {
+  const ew::detail::pointer_info info[2] = {ew::detail::info_of(y.data() + off),
+                                            ew::detail::info_of(x.data() + off)};
+  run_simulated_grid<Vec, Unroll>(user_op, x.data() + off, n, block_threads,
+                                  cuda::std::make_tuple(y.data() + off, targets...), info);
 }
 
 }  // namespace
@@ -209,26 +217,11 @@ namespace {
 template <int Vec, int Unroll, class Op, class... Target>
 void simulate_reduction_alone(const Op& user_op, const std::vector<float>& x, std::size_t off, std::size_t n,
                               int block_threads, Target... targets) {
-  auto outs = cuda::std::make_tuple(targets...);
-  using split = ew::detail::side_split<Op, Target...>;
-  const auto op = split::wrap(user_op, outs);
-  using op_t = std::remove_const_t<decltype(op)>;
-  const auto arrays = split::arrays(outs);
-  STATIC_REQUIRE(cuda::std::tuple_size<std::remove_const_t<decltype(arrays)>>::value == 0);
-  auto ins = cuda::std::make_tuple(ew::detail::contiguous_input<float>{x.data() + off});
-  ew::detail::pointer_info info[1] = {ew::detail::info_of(x.data() + off)};
-  const int head = ew::detail::vector_head(info, 1, Vec);
-  ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
-  policy.block_threads = block_threads;
-  const auto plan = ew::detail::plan_paths<Vec, Unroll>(n, head, policy);
-  for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
-    for (std::size_t t = 0; t < plan.shape.block_threads; ++t) {
-      const op_t partial =
-          ew::detail::elementwise_grid_thread<op_t, Vec, Unroll, ew::detail::scalar_unroll<Vec, Unroll>>(
-              op, plan.part, plan.shape, arrays, ins, b, t);
-      partial.host_finish();
-    }
-  }
+  STATIC_REQUIRE(cuda::std::tuple_size<decltype(ew::detail::side_split<Op, Target...>::arrays(
+                     cuda::std::make_tuple(targets...)))>::value == 0);
+  const ew::detail::pointer_info info[1] = {ew::detail::info_of(x.data() + off)};
+  run_simulated_grid<Vec, Unroll>(user_op, x.data() + off, n, block_threads,
+                                  cuda::std::make_tuple(targets...), info);
 }
 
 /// `(x, x * 1000 as an integer)`: two values to reduce and none to write.
