@@ -274,7 +274,7 @@ struct sigmoid_with_grad {
   }
 };
 
-#undef EW_DETAIL_FLOATING_ONLY
+// EW_DETAIL_FLOATING_ONLY stays defined: ops_math.cuh states its ops' floating-only rule with it too.
 
 // --- The ops' compute forms, for ew::compose (compose.cuh)
 // ----------------------------------------------------

@@ -16,16 +16,11 @@
 #include <nv/target>
 
 #include "compose.cuh"
+#include "ops.cuh"
 #include "detail/math.cuh"
 #include "functor.cuh"
 
 namespace ew {
-
-#define EW_DETAIL_FLOATING_OP(T, name)                                    \
-  static_assert(::ew::is_floating_v<T>,                                   \
-                "ew::" name                                               \
-                "<T>: T must be a floating type (float, double, __half, " \
-                "__nv_bfloat16, __nv_fp8_e4m3, __nv_fp8_e5m2); this op has no integer version")
 
 namespace detail {
 /// `1 / sqrt(x)`: CUDA's `rsqrtf` / `rsqrt` on the device (2 and 1 ulp), `1 / sqrt(x)` on the host.
@@ -58,21 +53,21 @@ EW_HD C elu(C x, C alpha) {
 /// `sqrt(x)` (`torch.sqrt`): correctly rounded (IEEE; nvcc's default `-prec-sqrt=true`).
 template <class T>
 struct sqrt {
-  EW_DETAIL_FLOATING_OP(T, "sqrt");
+  EW_DETAIL_FLOATING_ONLY(T, "sqrt");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::sqrt(up(x))); }
 };
 
 /// `1 / sqrt(x)` (`torch.rsqrt`).
 template <class T>
 struct rsqrt {
-  EW_DETAIL_FLOATING_OP(T, "rsqrt");
+  EW_DETAIL_FLOATING_ONLY(T, "rsqrt");
   EW_HD T operator()(T x) const { return down<T>(detail::reciprocal_sqrt(up(x))); }
 };
 
 /// `1 / x` (`torch.reciprocal`), correctly rounded.
 template <class T>
 struct reciprocal {
-  EW_DETAIL_FLOATING_OP(T, "reciprocal");
+  EW_DETAIL_FLOATING_ONLY(T, "reciprocal");
   EW_HD T operator()(T x) const { return down<T>(compute_t<T>(1) / up(x)); }
 };
 
@@ -85,56 +80,56 @@ struct square {
 /// `2^x` (`torch.exp2`).
 template <class T>
 struct exp2 {
-  EW_DETAIL_FLOATING_OP(T, "exp2");
+  EW_DETAIL_FLOATING_ONLY(T, "exp2");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::exp2(up(x))); }
 };
 
 /// `log2(x)` (`torch.log2`).
 template <class T>
 struct log2 {
-  EW_DETAIL_FLOATING_OP(T, "log2");
+  EW_DETAIL_FLOATING_ONLY(T, "log2");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::log2(up(x))); }
 };
 
 /// `log(1 + x)` (`torch.log1p`), accurate near 0.
 template <class T>
 struct log1p {
-  EW_DETAIL_FLOATING_OP(T, "log1p");
+  EW_DETAIL_FLOATING_ONLY(T, "log1p");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::log1p(up(x))); }
 };
 
 /// `e^x - 1` (`torch.expm1`), accurate near 0.
 template <class T>
 struct expm1 {
-  EW_DETAIL_FLOATING_OP(T, "expm1");
+  EW_DETAIL_FLOATING_ONLY(T, "expm1");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::expm1(up(x))); }
 };
 
 /// `sin(x)` (`torch.sin`).
 template <class T>
 struct sin {
-  EW_DETAIL_FLOATING_OP(T, "sin");
+  EW_DETAIL_FLOATING_ONLY(T, "sin");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::sin(up(x))); }
 };
 
 /// `cos(x)` (`torch.cos`).
 template <class T>
 struct cos {
-  EW_DETAIL_FLOATING_OP(T, "cos");
+  EW_DETAIL_FLOATING_ONLY(T, "cos");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::cos(up(x))); }
 };
 
 /// The error function (`torch.erf`).
 template <class T>
 struct erf {
-  EW_DETAIL_FLOATING_OP(T, "erf");
+  EW_DETAIL_FLOATING_ONLY(T, "erf");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::erf(up(x))); }
 };
 
 /// `a^b` (`torch.pow`; C's `pow`: `pow(x, 0) == 1` and `pow(1, y) == 1` even for NaN).
 template <class T>
 struct pow {
-  EW_DETAIL_FLOATING_OP(T, "pow");
+  EW_DETAIL_FLOATING_ONLY(T, "pow");
   EW_HD T operator()(T a, T b) const { return down<T>(detail::power(up(a), up(b))); }
 };
 
@@ -144,28 +139,28 @@ struct pow {
 /// The largest integer not above `x` (`torch.floor`).
 template <class T>
 struct floor {
-  EW_DETAIL_FLOATING_OP(T, "floor");
+  EW_DETAIL_FLOATING_ONLY(T, "floor");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::floor(up(x))); }
 };
 
 /// The smallest integer not below `x` (`torch.ceil`).
 template <class T>
 struct ceil {
-  EW_DETAIL_FLOATING_OP(T, "ceil");
+  EW_DETAIL_FLOATING_ONLY(T, "ceil");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::ceil(up(x))); }
 };
 
 /// The nearest integer, halves to even (`torch.round`: 2.5 gives 2, -0.5 gives -0; C's `rint`).
 template <class T>
 struct round {
-  EW_DETAIL_FLOATING_OP(T, "round");
+  EW_DETAIL_FLOATING_ONLY(T, "round");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::rint(up(x))); }
 };
 
 /// `x` without its fraction, toward zero (`torch.trunc`).
 template <class T>
 struct trunc {
-  EW_DETAIL_FLOATING_OP(T, "trunc");
+  EW_DETAIL_FLOATING_ONLY(T, "trunc");
   EW_HD T operator()(T x) const { return down<T>(cuda::std::trunc(up(x))); }
 };
 
@@ -187,7 +182,7 @@ struct sign {
 /// gives `b` exactly; each multiply-add fused (`fma`), on the host as on the device.
 template <class T>
 struct lerp {
-  EW_DETAIL_FLOATING_OP(T, "lerp");
+  EW_DETAIL_FLOATING_ONLY(T, "lerp");
   EW_HD T operator()(T a, T b, T w) const {
     const compute_t<T> ca = up(a), cb = up(b), cw = up(w), d = cb - ca;
     return down<T>(cuda::std::fabs(cw) < compute_t<T>(0.5) ? detail::mul_add(cw, d, ca)
@@ -198,7 +193,7 @@ struct lerp {
 /// `a + value * b * c` (`torch.addcmul(a, b, c, value=value)`): `value * b`, then `fma(that, c, a)`.
 template <class T>
 struct addcmul {
-  EW_DETAIL_FLOATING_OP(T, "addcmul");
+  EW_DETAIL_FLOATING_ONLY(T, "addcmul");
   compute_t<T> value = 1;
   EW_HD T operator()(T a, T b, T c) const { return down<T>(detail::mul_add(value * up(b), up(c), up(a))); }
 };
@@ -207,7 +202,7 @@ struct addcmul {
 /// multiply-add to fuse).
 template <class T>
 struct addcdiv {
-  EW_DETAIL_FLOATING_OP(T, "addcdiv");
+  EW_DETAIL_FLOATING_ONLY(T, "addcdiv");
   compute_t<T> value = 1;
   EW_HD T operator()(T a, T b, T c) const { return down<T>(up(a) + value * up(b) / up(c)); }
 };
@@ -218,7 +213,7 @@ struct addcdiv {
 /// `x > 0 ? x : alpha (e^x - 1)` (`torch.nn.ELU`, default alpha 1).
 template <class T>
 struct elu {
-  EW_DETAIL_FLOATING_OP(T, "elu");
+  EW_DETAIL_FLOATING_ONLY(T, "elu");
   compute_t<T> alpha = 1;
   EW_HD T operator()(T x) const { return down<T>(detail::elu(up(x), alpha)); }
 };
@@ -226,7 +221,7 @@ struct elu {
 /// `scale * elu(x, alpha)` with PyTorch's constants (`torch.nn.SELU`; Klambauer et al. 2017).
 template <class T>
 struct selu {
-  EW_DETAIL_FLOATING_OP(T, "selu");
+  EW_DETAIL_FLOATING_ONLY(T, "selu");
   EW_HD T operator()(T x) const {
     using C = compute_t<T>;
     return down<T>(C(1.0507009873554804934193349852946) *
@@ -238,7 +233,7 @@ struct selu {
 /// == -0`.
 template <class T>
 struct mish {
-  EW_DETAIL_FLOATING_OP(T, "mish");
+  EW_DETAIL_FLOATING_ONLY(T, "mish");
   EW_HD T operator()(T x) const {
     using C = compute_t<T>;
     const C c = up(x);
@@ -252,7 +247,7 @@ struct mish {
 /// `x / (1 + |x|)` (`torch.nn.Softsign`); +-1 at +-inf.
 template <class T>
 struct softsign {
-  EW_DETAIL_FLOATING_OP(T, "softsign");
+  EW_DETAIL_FLOATING_ONLY(T, "softsign");
   EW_HD T operator()(T x) const {
     const compute_t<T> c = up(x), m = cuda::std::fabs(c);
     // At the infinities the limits, +-1 (the formula gives inf / inf).
@@ -265,25 +260,23 @@ struct softsign {
 /// `log(sigmoid(x))` (`torch.nn.LogSigmoid`), as `min(x, 0) - log1p(e^-|x|)`: finite for every finite `x`.
 template <class T>
 struct logsigmoid {
-  EW_DETAIL_FLOATING_OP(T, "logsigmoid");
+  EW_DETAIL_FLOATING_ONLY(T, "logsigmoid");
   EW_HD T operator()(T x) const { return down<T>(detail::log_sigmoid(up(x))); }
 };
 
 /// `silu(a) * b`, the SwiGLU gate (Shazeer 2020): `a` the gate's half, `b` the other.
 template <class T>
 struct swiglu {
-  EW_DETAIL_FLOATING_OP(T, "swiglu");
+  EW_DETAIL_FLOATING_ONLY(T, "swiglu");
   EW_HD T operator()(T a, T b) const { return down<T>(detail::x_sigmoid(up(a), up(a)) * up(b)); }
 };
 
 /// `gelu(a) * b` (exact GELU), the GEGLU gate (Shazeer 2020).
 template <class T>
 struct geglu {
-  EW_DETAIL_FLOATING_OP(T, "geglu");
+  EW_DETAIL_FLOATING_ONLY(T, "geglu");
   EW_HD T operator()(T a, T b) const { return down<T>(detail::gelu(up(a)) * up(b)); }
 };
-
-#undef EW_DETAIL_FLOATING_OP
 
 // --- Compute forms, for ew::compose (compose.cuh)
 // -------------------------------------------------------------
