@@ -1,9 +1,9 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
 // Per-tensor FP8 scaling in one pass: y = fp8_e4m3(x * scale), saturating to +-448, and amax = max |x| for
-// the next step's scale, reduced in the same kernel that writes y (one read of x, one write of y, one
-// atomic per block). The README's snippet is the part between the [snippet] markers (CI compiles this
-// file; scripts/gpu_check.sh runs it on the GPU).
+// the next step's scale, reduced in the same kernel that writes y (one read of x, one write of y), which
+// overwrites *amax: no reset before it. The README's snippet is the part between the [snippet] markers (CI
+// compiles this file; scripts/gpu_check.sh runs it on the GPU).
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -31,13 +31,12 @@ struct scale_and_keep {
   EW_HD cuda::std::tuple<float, float> operator()(float x) const { return {x * scale, x}; }
 };
 
-// y = fp8(x * scale) and *amax = max |x|, one kernel. The amax combines into what *amax holds: reset first.
+// y = fp8(x * scale) and *amax = max |x|, one kernel that overwrites *amax. `ws` is an
+// ew::reduction_workspace, allocated and zeroed once, that every launch in stream order may reuse.
 cudaError_t quantize(const float* x, std::size_t n, float scale, __nv_fp8_e4m3* y, float* amax,
-                     cudaStream_t stream) {
-  const auto amax_out = ew::reduce_into<ew::reduction::amax>(amax);
-  cudaError_t err = ew::reset_reduction(amax_out, stream);
-  if (err == cudaSuccess) err = ew::elementwise(scale_and_keep{scale}, n, ew::out(y, amax_out), x, stream);
-  return err;
+                     ew::reduction_workspace* ws, cudaStream_t stream) {
+  const auto amax_out = ew::reduce_overwrite<ew::reduction::amax>(amax, ws);
+  return ew::elementwise(scale_and_keep{scale}, n, ew::out(y, amax_out), x, stream);
 }
 // [snippet]
 
@@ -54,15 +53,20 @@ int main() {
   for (std::size_t i = 0; i < n; ++i) hx[i] = static_cast<float>((i * 7919) % 20001) * 0.01f - 100.0f;
   float *x, *amax;
   __nv_fp8_e4m3* y;
+  ew::reduction_workspace* ws;
   CHECK(cudaMalloc(&x, n * sizeof(float)));
   CHECK(cudaMalloc(&y, n * sizeof(__nv_fp8_e4m3)));
   CHECK(cudaMalloc(&amax, sizeof(float)));
+  CHECK(cudaMalloc(&ws, sizeof(ew::reduction_workspace)));
+  CHECK(cudaMemset(ws, 0, sizeof(ew::reduction_workspace)));  // once
+  CHECK(cudaMemset(amax, 0x7f, sizeof(float)));               // garbage (3.4e38): the launch overwrites it
   CHECK(cudaMemcpy(x, hx.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   cudaStream_t stream;
   CHECK(cudaStreamCreate(&stream));
   const float scale = 448.0f / 100.0f;  // last step's amax was 100
 
-  CHECK(quantize(x, n, scale, y, amax, stream));
+  CHECK(quantize(x, n, scale, y, amax, ws, stream));  // twice, the second with no reset between
+  CHECK(quantize(x, n, scale, y, amax, ws, stream));
 
   float got_amax = 0;
   std::vector<__nv_fp8_e4m3> hy(n);
@@ -79,6 +83,7 @@ int main() {
   CHECK(cudaFree(x));
   CHECK(cudaFree(y));
   CHECK(cudaFree(amax));
+  CHECK(cudaFree(ws));
   CHECK(cudaStreamDestroy(stream));
   return wrong == 0 && got_amax == want_amax ? 0 : 1;
 }

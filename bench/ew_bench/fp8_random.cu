@@ -9,9 +9,20 @@
 //                      reset once, untimed, before the check and the timing (max is idempotent: repeated
 //                      launches over the same x leave the same amax, which the check after timing reads)
 //     ew_fused_reset   the same with its ew::reset_reduction launch timed too
+//     ew_fused_overwrite  one launch into ew::reduce_overwrite<ew::reduction::amax>(p, ws): no reset at all;
+//                      the location is poisoned (NaN bits), untimed, before the check and the timing
 //     two_pass_cub     the two passes PyTorch runs (x.abs().amax(), then the scaled cast), here as
 //                      cub::DeviceReduce::TransformReduce and ew's scaled cast: the in-run stand-in for
 //                      PyTorch, which the device machine does not have
+//   amax_alone   max |x| and nothing written (issue 22: a reduction alone), f32 and bf16, 2^20 to 2^28
+//     ew_overwrite     ew::reduce_overwrite<amax> of ew::identity (bar: >= 0.97x of the read bandwidth,
+//                      >= 1.00x cub)
+//     ew_into          ew::reduce_into<amax>, reset once, untimed
+//     cub              cub::DeviceReduce::TransformReduce(|x|, max), its scratch allocated once
+//   sum_alone    the float sum of x, f32 and bf16, 2^20 to 2^28
+//     ew_overwrite     ew::reduce_overwrite<sum> (deterministic)
+//     ew_into_reset    ew::reset_reduction and ew::reduce_into<sum> (atomics, not deterministic), both timed
+//     cub              cub::DeviceReduce::TransformReduce(x as float, plus)
 //   dropout      (y, mask) = dropout(x, p = 0.1) keyed by (seed, offset, i), f32 and bf16, 2^26 and 2^28
 //     ew_dropout       ew::dropout over ew::in(x, ew::random_bits(key)), a bool mask
 //     ew_relu_ref      ew's relu over the same x (bar: ew_dropout >= 0.97x of its GB/s, the mask's bytes
@@ -61,13 +72,31 @@ struct abs_of {
 struct max_of {
   __host__ __device__ float operator()(float a, float b) const { return a < b ? b : a; }
 };
+template <class T>
+struct to_float {
+  __host__ __device__ float operator()(T x) const { return ew::convert<float>(x); }
+};
+struct plus_of {
+  __host__ __device__ float operator()(float a, float b) const { return a + b; }
+};
 
 constexpr float quant_scale = 112.0f;  // 448 / 4: the inputs are in +-[1/16, 4)
 
-/// Device buffers of these rows beyond the workspace's: the amax locations, CUB's scratch, the masks.
+/// Device buffers of these rows beyond the workspace's: the amax locations, CUB's scratch, the masks, the
+/// reduction workspaces.
 device_buffer& extra(int k) {
-  static device_buffer b[8];
+  static device_buffer b[12];
   return b[k];
+}
+
+/// `extra(k)` holding a zeroed `ew::reduction_workspace` (zeroed once: every launch leaves it zeroed).
+ew::reduction_workspace* reduction_workspace_at(int k) {
+  if (extra(k).bytes < sizeof(ew::reduction_workspace)) {
+    extra(k).ensure(sizeof(ew::reduction_workspace));
+    EWB_CHECK(cudaMemset(extra(k).ptr, 0, sizeof(ew::reduction_workspace)));
+    EWB_CHECK(cudaDeviceSynchronize());
+  }
+  return extra(k).as<ew::reduction_workspace>();
 }
 
 /// Checks an FP8 output (and, when `amax` is set, the amax at `amax`) against the host.
@@ -143,6 +172,24 @@ void quant_cells(std::size_t n) {
       },
       [n, y_of, amax_of](cudaStream_t s) { return check_quant<T>(y_of(2), amax_of(1), n, s); });
   register_cold_row(
+      op, type, "ew_fused_overwrite", 4, n, bytes,
+      [n] {
+        ensure_inputs<T>(n, 0, 4);
+        extra(6).ensure(256);
+        reduction_workspace_at(5);
+      },
+      [n, y_of](cudaStream_t s) {
+        poison(y_of(4), n, s);
+        poison(extra(6).ptr, sizeof(float), s);  // NaN bits: the launch must overwrite them
+      },
+      [n, y_of](cudaStream_t s) {
+        ew_ok(ew::elementwise(scale_and_keep<T>{quant_scale}, n,
+                              ew::out(y_of(4), ew::reduce_overwrite<ew::reduction::amax>(
+                                                   extra(6).as<float>(), reduction_workspace_at(5))),
+                              ws().a.as<const T>(), s));
+      },
+      [n, y_of](cudaStream_t s) { return check_quant<T>(y_of(4), extra(6).as<float>(), n, s); });
+  register_cold_row(
       op, type, "two_pass_cub", 3, n, bytes,
       [n] {
         ensure_inputs<T>(n, 0, 3);
@@ -163,6 +210,130 @@ void quant_cells(std::size_t n) {
         ew_ok(ew::elementwise(scale_to_fp8<T>{quant_scale}, n, y_of(3), ws().a.as<const T>(), s));
       },
       [n, y_of](cudaStream_t s) { return check_quant<T>(y_of(3), extra(2).as<float>(), n, s); });
+}
+
+/// Checks a reduction of the inputs at `got` against the host: the amax exactly, the sum within 2^-16 of
+/// the sum of magnitudes of a double sum (each float rounding adds at most 2^-24 of the magnitudes below it,
+/// and no element passes through more than a few hundred additions).
+template <class T>
+check_result check_reduction(bool amax, const float* got, std::size_t n, cudaStream_t s) {
+  EWB_CHECK(cudaStreamSynchronize(s));
+  float g = 0;
+  EWB_CHECK(cudaMemcpy(&g, got, sizeof(float), cudaMemcpyDeviceToHost));
+  const T* a = reinterpret_cast<const T*>(ws().ha.data());
+  double want = 0, magnitudes = 0;
+  for (std::size_t k = 0; k < n; ++k) {
+    const double v = ew::convert<float>(a[k]);
+    want = amax ? std::fmax(want, std::fabs(v)) : want + v;
+    magnitudes += std::fabs(v);
+  }
+  check_result res;
+  const bool ok = amax ? static_cast<double>(g) == want : std::fabs(g - want) <= magnitudes * 0x1p-16;
+  if (!ok) {
+    res.bad = 1;
+    res.got = g;
+    res.want = want;
+  }
+  return res;
+}
+
+/// A reduction of x alone (amax or sum), ew's two targets beside CUB's TransformReduce.
+template <class T>
+void reduction_cells(std::size_t n, bool amax) {
+  const std::string type = type_traits<T>::name, op = amax ? "amax_alone" : "sum_alone";
+  const double bytes = static_cast<double>(n) * sizeof(T);
+  auto launch_into = [n, amax](float* p, cudaStream_t s) {
+    if (amax) {
+      ew_ok(ew::elementwise(to_float<T>{}, n, ew::reduce_into<ew::reduction::amax>(p), ws().a.as<const T>(),
+                            s));
+    } else {
+      ew_ok(
+          ew::elementwise(to_float<T>{}, n, ew::reduce_into<ew::reduction::sum>(p), ws().a.as<const T>(), s));
+    }
+  };
+  auto reset = [amax](float* p, cudaStream_t s) {
+    if (amax) {
+      ew_ok(ew::reset_reduction(ew::reduce_into<ew::reduction::amax>(p), s));
+    } else {
+      ew_ok(ew::reset_reduction(ew::reduce_into<ew::reduction::sum>(p), s));
+    }
+  };
+  register_cold_row(
+      op, type, "ew_overwrite", 0, n, bytes,
+      [n] {
+        ensure_inputs<T>(n, 0, 0);
+        extra(7).ensure(256);
+        reduction_workspace_at(8);
+      },
+      [](cudaStream_t s) { poison(extra(7).ptr, sizeof(float), s); },
+      [n, amax](cudaStream_t s) {
+        float* p = extra(7).as<float>();
+        ew::reduction_workspace* w = reduction_workspace_at(8);
+        if (amax) {
+          ew_ok(ew::elementwise(to_float<T>{}, n, ew::reduce_overwrite<ew::reduction::amax>(p, w),
+                                ws().a.as<const T>(), s));
+        } else {
+          ew_ok(ew::elementwise(to_float<T>{}, n, ew::reduce_overwrite<ew::reduction::sum>(p, w),
+                                ws().a.as<const T>(), s));
+        }
+      },
+      [n, amax](cudaStream_t s) { return check_reduction<T>(amax, extra(7).as<float>(), n, s); });
+  if (amax) {  // max is idempotent: one untimed reset, and the timed repeats leave the same value
+    register_cold_row(
+        op, type, "ew_into", 1, n, bytes,
+        [n] {
+          ensure_inputs<T>(n, 0, 1);
+          extra(9).ensure(256);
+        },
+        [reset](cudaStream_t s) { reset(extra(9).as<float>(), s); },
+        [launch_into](cudaStream_t s) { launch_into(extra(9).as<float>(), s); },
+        [n](cudaStream_t s) { return check_reduction<T>(true, extra(9).as<float>(), n, s); });
+  } else {  // a sum is not: the reset is timed with it
+    register_cold_row(
+        op, type, "ew_into_reset", 1, n, bytes,
+        [n] {
+          ensure_inputs<T>(n, 0, 1);
+          extra(9).ensure(256);
+        },
+        [](cudaStream_t s) { poison(extra(9).ptr, sizeof(float), s); },
+        [reset, launch_into](cudaStream_t s) {
+          reset(extra(9).as<float>(), s);
+          launch_into(extra(9).as<float>(), s);
+        },
+        [n](cudaStream_t s) { return check_reduction<T>(false, extra(9).as<float>(), n, s); });
+  }
+  register_cold_row(
+      op, type, "cub", 2, n, bytes,
+      [n, amax] {
+        ensure_inputs<T>(n, 0, 2);
+        extra(10).ensure(256);
+        std::size_t temp = 0;
+        if (amax) {
+          EWB_CHECK(cub::DeviceReduce::TransformReduce(nullptr, temp, ws().a.as<const T>(),
+                                                       extra(10).as<float>(), static_cast<std::int64_t>(n),
+                                                       max_of{}, abs_of<T>{}, 0.0f));
+        } else {
+          EWB_CHECK(cub::DeviceReduce::TransformReduce(nullptr, temp, ws().a.as<const T>(),
+                                                       extra(10).as<float>(), static_cast<std::int64_t>(n),
+                                                       plus_of{}, to_float<T>{}, 0.0f));
+        }
+        extra(11).ensure(temp + 256);
+      },
+      [](cudaStream_t s) { poison(extra(10).ptr, sizeof(float), s); },
+      [n, amax](cudaStream_t s) {
+        std::size_t temp = extra(11).bytes;
+        if (amax) {
+          EWB_CHECK(cub::DeviceReduce::TransformReduce(extra(11).ptr, temp, ws().a.as<const T>(),
+                                                       extra(10).as<float>(), static_cast<std::int64_t>(n),
+                                                       max_of{}, abs_of<T>{}, 0.0f, s));
+        } else {
+          EWB_CHECK(cub::DeviceReduce::TransformReduce(extra(11).ptr, temp, ws().a.as<const T>(),
+                                                       extra(10).as<float>(), static_cast<std::int64_t>(n),
+                                                       plus_of{}, to_float<T>{}, 0.0f, s));
+        }
+        EWB_CHECK_LAUNCH();
+      },
+      [n, amax](cudaStream_t s) { return check_reduction<T>(amax, extra(10).as<float>(), n, s); });
 }
 
 constexpr double dropout_p = 0.1;
@@ -249,6 +420,13 @@ void register_fp8_random() {
     quant_cells<__nv_bfloat16>(n);
     dropout_cells<float>(n);
     dropout_cells<__nv_bfloat16>(n);
+  }
+  for (std::size_t n :
+       {std::size_t{1} << 20, std::size_t{1} << 24, std::size_t{1} << 26, std::size_t{1} << 28}) {
+    for (bool amax : {true, false}) {
+      reduction_cells<float>(n, amax);
+      reduction_cells<__nv_bfloat16>(n, amax);
+    }
   }
 }
 

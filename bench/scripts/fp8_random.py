@@ -3,7 +3,8 @@
 
 From one or more ew_bench JSONs (the first is the sweep; the others a reversed run and rows alone, whose
 spread per ew row is printed). Bars: ew_fused >= 0.97x ew_cast (GB/s, the same bytes), ew_dropout >= 0.97x
-ew_relu_ref (GB/s, dropout's mask bytes counted), and, as the issue states them against PyTorch 2.11 on the
+ew_relu_ref (GB/s, dropout's mask bytes counted), ew_fused_overwrite >= 0.97x ew_cast, a reduction alone
+(amax_alone, sum_alone: ew_overwrite) >= 1.00x cub::DeviceReduce::TransformReduce in the same run, and, as the issue states them against PyTorch 2.11 on the
 H200 (its figures at 2^28, cold L2; PyTorch cannot run on the device machine, so they are quoted, not
 measured here): the fused quantize >= 4x PyTorch's two kernels (750 GB/s f32, 513 bf16), dropout faster
 than torch.nn.functional.dropout (2929 f32, 2445 bf16).
@@ -19,8 +20,13 @@ TORCH = {("quant_amax", "f32"): 750.0, ("quant_amax", "bf16"): 513.0,
          ("dropout", "f32"): 2929.0, ("dropout", "bf16"): 2445.0}
 CELLS = [("quant_amax", "ew_fused", "ew_cast", 0.97, 4.0),
          ("quant_amax", "ew_fused_reset", "ew_cast", None, 4.0),
+         ("quant_amax", "ew_fused_overwrite", "ew_cast", 0.97, 4.0),
          ("quant_amax", "two_pass_cub", "ew_cast", None, None),
-         ("dropout", "ew_dropout", "ew_relu_ref", 0.97, 1.0)]
+         ("dropout", "ew_dropout", "ew_relu_ref", 0.97, 1.0),
+         ("amax_alone", "ew_overwrite", "cub", 1.00, None),
+         ("amax_alone", "ew_into", "cub", None, None),
+         ("sum_alone", "ew_overwrite", "cub", 1.00, None),
+         ("sum_alone", "ew_into_reset", "cub", None, None)]
 
 
 def main():
@@ -60,7 +66,8 @@ def main():
         lines += ["", "| ew row | " + " | ".join(f"run {k}" for k in range(len(docs))) + " | spread |", "|---|" + "---|" * (len(docs) + 1)]
         worst = 0.0
         for name in sorted(rows):
-            if name.split("/")[2] not in ("ew_fused", "ew_cast", "ew_dropout", "ew_relu_ref", "ew_fused_reset"):
+            if name.split("/")[2] not in ("ew_fused", "ew_cast", "ew_dropout", "ew_relu_ref", "ew_fused_reset",
+                                          "ew_fused_overwrite", "ew_overwrite", "ew_into", "ew_into_reset"):
                 continue
             vals = [rows_of(d).get(name, {}).get("GB/s") for d in docs]
             got = [v for v in vals if v]

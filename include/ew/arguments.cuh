@@ -54,6 +54,8 @@ template <class T, int Rank>
 struct is_output_arg<strided_view<T, Rank>> : cuda::std::bool_constant<!cuda::std::is_const_v<T>> {};
 template <class R, class T>
 struct is_output_arg<reduce_target<R, T>> : cuda::std::true_type {};
+template <class R, class T>
+struct is_output_arg<overwrite_target<R, T>> : cuda::std::true_type {};
 template <>
 struct is_output_arg<discard_t> : cuda::std::true_type {};
 }  // namespace detail
@@ -66,7 +68,7 @@ struct inputs {
 };
 
 /// The outputs of one launch: each a `T*`, in an N-dimensional launch an `ew::strided_view<T, R>`, a
-/// side reduction (`ew::reduce_into`, reduce.cuh), or `ew::discard`. With
+/// side reduction (`ew::reduce_into` or `ew::reduce_overwrite`, reduce.cuh), or `ew::discard`. With
 /// more than one, the op returns a tuple-like value with one element per output (e.g.
 /// `cuda::std::tuple<float, float>`). Made by `ew::out`.
 template <class... A>
@@ -105,7 +107,7 @@ template <class... A>
 outputs<A...> out(A... a) {
   static_assert((detail::is_output_arg<A>::value && ...),
                 "ew::out: each output must be a pointer to non-const elements, an ew::strided view of them, "
-                "ew::reduce_into(p) or ew::discard");
+                "ew::reduce_into(p), ew::reduce_overwrite(p, ws) or ew::discard");
   return outputs<A...>{cuda::std::tuple<A...>(a...)};
 }
 

@@ -26,6 +26,14 @@
 /// whatever the order (NaN-propagating, as `torch.amax`: a NaN anywhere gives NaN). A floating `sum` is not
 /// deterministic: the blocks' atomics land in any order, and float addition does not associate, so two runs
 /// may differ in the last bits; integer sums are exact (wrapping) and deterministic.
+///
+/// `ew::reduce_overwrite<R>(p, ws)` is the other kind of target: the launch overwrites `*p` with the
+/// reduction of its own values, so no reset runs before it. Each block stores its partial result in the
+/// workspace `ws` (`ew::reduction_workspace`, device memory the caller allocates once and zeroes once), and
+/// the block that finishes last, which a counter in the workspace finds (and sets back to zero for the next
+/// launch), combines the partials in block order and stores the result. Nothing is allocated, no extra
+/// launch runs, graph capture and replay work, and every reduction is deterministic run to run, a floating
+/// `sum` included: the same launch on the same device adds in the same order.
 
 #include <cstdint>
 
@@ -35,6 +43,7 @@
 #include <cuda/std/type_traits>
 
 #include "detail/math.cuh"
+#include "detail/tuning.cuh"
 #include "functor.cuh"
 
 namespace ew {
@@ -145,6 +154,49 @@ constexpr reduce_target<R, T> reduce_into(T* p) {
   static_assert(!cuda::std::is_same_v<R, reduction::amax> || cuda::std::is_floating_point_v<T>,
                 "ew::reduce_into<ew::reduction::amax>: the location must be float or double");
   return reduce_target<R, T>{p};
+}
+
+/// The device memory an `ew::reduce_overwrite` target works in: a counter of the blocks that have finished
+/// and one partial result per block. Allocate it once (`cudaMalloc(&ws, sizeof(ew::reduction_workspace))`)
+/// and zero it once (`cudaMemset(ws, 0, sizeof(ew::reduction_workspace))`); every launch leaves the counter
+/// at zero again, so the same workspace serves any number of launches, graph replays included, one after
+/// another in stream order. Two launches that may run at the same time (different streams, no event
+/// between them) need two workspaces, as does each target of one launch. 64 KiB and 16 bytes.
+struct reduction_workspace {
+  /// The most blocks a launch may have (`tuning::reduction_workspace_blocks`); ew caps the grid at it.
+  static constexpr unsigned capacity = tuning::reduction_workspace_blocks;
+  /// Blocks of the current launch that have stored their partial, modulo the grid (0 between launches).
+  unsigned arrived;
+  unsigned reserved[3];
+  /// Block `b`'s partial result in `partial[b]`, its bits in the word's low bytes.
+  unsigned long long partial[capacity];
+};
+
+/// A side-reduction output that overwrites its location: made by `ew::reduce_overwrite<R>(p, ws)`.
+template <class R, class T>
+struct overwrite_target {
+  T* ptr;
+  reduction_workspace* workspace;
+};
+
+/// A side-reduction output for `ew::out(...)` whose launch overwrites `*p` with `R` over the op's result
+/// part at this position (converted to `T`), whatever `*p` held before: no `ew::reset_reduction`, no
+/// memset. `ws` is a zeroed `ew::reduction_workspace` (see there) that no other target and no launch that
+/// may run at the same time uses. Deterministic for every reduction and type, a floating `sum` included.
+/// `R`, `T` and where it works as for `ew::reduce_into`; `p` and `ws` may not overlap any operand, target
+/// or workspace of the launch (checked).
+template <class R, class T>
+constexpr overwrite_target<R, T> reduce_overwrite(T* p, reduction_workspace* ws) {
+  static_assert(cuda::std::is_same_v<R, reduction::max> || cuda::std::is_same_v<R, reduction::min> ||
+                    cuda::std::is_same_v<R, reduction::sum> || cuda::std::is_same_v<R, reduction::amax>,
+                "ew::reduce_overwrite<R>: R must be ew::reduction::max, min, sum or amax");
+  static_assert(cuda::std::is_same_v<T, float> || cuda::std::is_same_v<T, double> ||
+                    cuda::std::is_same_v<T, std::int32_t> || cuda::std::is_same_v<T, std::uint32_t> ||
+                    cuda::std::is_same_v<T, std::int64_t> || cuda::std::is_same_v<T, std::uint64_t>,
+                "ew::reduce_overwrite: the location must be float, double, or a 32- or 64-bit integer");
+  static_assert(!cuda::std::is_same_v<R, reduction::amax> || cuda::std::is_floating_point_v<T>,
+                "ew::reduce_overwrite<ew::reduction::amax>: the location must be float or double");
+  return overwrite_target<R, T>{p, ws};
 }
 
 }  // namespace ew

@@ -18,6 +18,8 @@
 
 #include <ew/elementwise.cuh>
 
+#include "../common/side_reduction_sim.cuh"
+
 namespace {
 
 /// `(x * 2, x)`: a value to write and one to reduce.
@@ -56,7 +58,7 @@ TEST_CASE("side_reduction: the split keeps the arrays and wraps the op", "[side_
   CHECK(op(3.0f) == 6.0f);  // returns the array part only
   CHECK(op(-5.0f) == -10.0f);
   CHECK(cuda::std::get<0>(op.acc).acc == 3.0f);  // the max so far
-  op.host_finish();
+  op.host_finish(0, 0);
   CHECK(r == 3.0f);
   // Identities.
   CHECK(ew::reduction::max::identity<float>() == -INFINITY);
@@ -68,39 +70,15 @@ TEST_CASE("side_reduction: the split keeps the arrays and wraps the op", "[side_
 
 namespace {
 
-/// Every thread of the launcher's plan for the 1-D launch of `user_op` over `x` (n elements at element
-/// offset `off`) into `outs` (arrays and reductions; `info` the arrays' pointers, outputs first, for the
-/// vector head), each thread's partial folded into the targets as its block's atomic would.
-template <int Vec, int Unroll, class Op, class... Out, std::size_t K>
-void run_simulated_grid(const Op& user_op, const float* x, std::size_t n, int block_threads,
-                        const cuda::std::tuple<Out...>& outs, const ew::detail::pointer_info (&info)[K]) {
-  using split = ew::detail::side_split<Op, Out...>;
-  const auto op = split::wrap(user_op, outs);
-  using op_t = std::remove_const_t<decltype(op)>;
-  const auto arrays = split::arrays(outs);
-  auto ins = cuda::std::make_tuple(ew::detail::contiguous_input<float>{x});
-  const int head = ew::detail::vector_head(info, static_cast<int>(K), Vec);
-  ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
-  policy.block_threads = block_threads;
-  const auto plan = ew::detail::plan_paths<Vec, Unroll>(n, head, policy);
-  for (std::size_t b = 0; b < plan.shape.blocks; ++b) {
-    for (std::size_t t = 0; t < plan.shape.block_threads; ++t) {
-      const op_t partial =
-          ew::detail::elementwise_grid_thread<op_t, Vec, Unroll, ew::detail::scalar_unroll<Vec, Unroll>>(
-              op, plan.part, plan.shape, arrays, ins, b, t);
-      partial.host_finish();
-    }
-  }
-}
-
 /// Simulates the 1-D launch of `op` over `x` (n elements at element offset `off`) into (y, reductions).
 template <int Vec, int Unroll, class Op, class... Target>
 void simulate(const Op& user_op, std::vector<float>& x, std::vector<float>& y, std::size_t off, std::size_t n,
-              int block_threads, Target... targets) {
+              int block_threads, int sm_count, Target... targets) {
   const ew::detail::pointer_info info[2] = {ew::detail::info_of(y.data() + off),
                                             ew::detail::info_of(x.data() + off)};
-  run_simulated_grid<Vec, Unroll>(user_op, x.data() + off, n, block_threads,
-                                  cuda::std::make_tuple(y.data() + off, targets...), info);
+  ew_test::run_simulated_grid<Vec, Unroll>(user_op, x.data() + off, n, block_threads,
+                                           cuda::std::make_tuple(y.data() + off, targets...), info, sm_count,
+                                           2);
 }
 
 }  // namespace
@@ -111,33 +89,36 @@ TEST_CASE("side_reduction: every simulated grid reduces every element once", "[s
   for (std::size_t n : {1u, 7u, 64u, 1000u, 4099u}) {
     for (std::size_t off : {0u, 1u, 3u}) {
       for (int bt : {32, 96, 100, 256}) {
-        std::vector<float> x(n + 8), y(n + 8, -7.0f);
-        for (auto& v : x) v = d(rng);
-        float mx = -INFINITY, mn = INFINITY, am = 0.0f;
-        std::int64_t s = 0;
-        for (std::size_t i = 0; i < n; ++i) {
-          const float v = x[off + i];
-          mx = std::max(mx, v);
-          mn = std::min(mn, v);
-          am = std::max(am, std::fabs(v));
+        for (int sms : {0, 1}) {  // the plan's grid, and one capped at 2 blocks (blocks loop over tiles)
+          std::vector<float> x(n + 8), y(n + 8, -7.0f);
+          for (auto& v : x) v = d(rng);
+          float mx = -INFINITY, mn = INFINITY, am = 0.0f;
+          std::int64_t s = 0;
+          for (std::size_t i = 0; i < n; ++i) {
+            const float v = x[off + i];
+            mx = std::max(mx, v);
+            mn = std::min(mn, v);
+            am = std::max(am, std::fabs(v));
+          }
+          for (std::size_t i = 0; i < n; ++i) s += static_cast<std::int64_t>(x[off + i] * 1000.0f);
+          INFO("n " << n << " offset " << off << " block " << bt << " SMs " << sms);
+          float r_max = ew::reduction::max::identity<float>(), r_min = ew::reduction::min::identity<float>();
+          float r_amax = 0.0f;
+          simulate<4, 2>(
+              twice_and_keep3{}, x, y, off, n, bt, sms, ew::reduce_into<ew::reduction::max>(&r_max),
+              ew::reduce_into<ew::reduction::min>(&r_min), ew::reduce_into<ew::reduction::amax>(&r_amax));
+          CHECK(r_max == mx);
+          CHECK(r_min == mn);
+          CHECK(r_amax == am);
+          bool written = true;
+          for (std::size_t i = 0; i < n; ++i) written = written && y[off + i] == x[off + i] * 2.0f;
+          CHECK(written);
+          CHECK(y[off + n] == -7.0f);  // nothing past the end
+          std::int64_t r_sum = 0;
+          simulate<4, 4>(plus_one_and_int{}, x, y, off, n, bt, sms,
+                         ew::reduce_into<ew::reduction::sum>(&r_sum));
+          CHECK(r_sum == s);
         }
-        for (std::size_t i = 0; i < n; ++i) s += static_cast<std::int64_t>(x[off + i] * 1000.0f);
-        INFO("n " << n << " offset " << off << " block " << bt);
-        float r_max = ew::reduction::max::identity<float>(), r_min = ew::reduction::min::identity<float>();
-        float r_amax = 0.0f;
-        simulate<4, 2>(twice_and_keep3{}, x, y, off, n, bt, ew::reduce_into<ew::reduction::max>(&r_max),
-                       ew::reduce_into<ew::reduction::min>(&r_min),
-                       ew::reduce_into<ew::reduction::amax>(&r_amax));
-        CHECK(r_max == mx);
-        CHECK(r_min == mn);
-        CHECK(r_amax == am);
-        bool written = true;
-        for (std::size_t i = 0; i < n; ++i) written = written && y[off + i] == x[off + i] * 2.0f;
-        CHECK(written);
-        CHECK(y[off + n] == -7.0f);  // nothing past the end
-        std::int64_t r_sum = 0;
-        simulate<4, 4>(plus_one_and_int{}, x, y, off, n, bt, ew::reduce_into<ew::reduction::sum>(&r_sum));
-        CHECK(r_sum == s);
       }
     }
   }
@@ -147,7 +128,7 @@ TEST_CASE("side_reduction: NaN propagates through max, min and amax", "[side_red
   std::vector<float> x(300, 1.0f), y(300);
   x[123] = NAN;
   float r_max = -INFINITY, r_min = INFINITY, r_amax = 0.0f;
-  simulate<4, 2>(twice_and_keep3{}, x, y, 0, 300, 64, ew::reduce_into<ew::reduction::max>(&r_max),
+  simulate<4, 2>(twice_and_keep3{}, x, y, 0, 300, 64, 0, ew::reduce_into<ew::reduction::max>(&r_max),
                  ew::reduce_into<ew::reduction::min>(&r_min), ew::reduce_into<ew::reduction::amax>(&r_amax));
   CHECK(std::isnan(r_max));
   CHECK(std::isnan(r_min));
@@ -156,7 +137,7 @@ TEST_CASE("side_reduction: NaN propagates through max, min and amax", "[side_red
   std::vector<float> z = {-0.0f, 0.0f, -0.0f};
   std::vector<float> zy(3);
   float zmax = -INFINITY, zmin = INFINITY;
-  simulate<1, 1>(ew::compose(twice_and_keep{}, three_parts{}), z, zy, 0, 3, 32,
+  simulate<1, 1>(ew::compose(twice_and_keep{}, three_parts{}), z, zy, 0, 3, 32, 0,
                  ew::reduce_into<ew::reduction::max>(&zmax), ew::reduce_into<ew::reduction::min>(&zmin));
   CHECK((zmax == 0.0f && !std::signbit(zmax)));
   CHECK((zmin == 0.0f && std::signbit(zmin)));
@@ -220,8 +201,8 @@ void simulate_reduction_alone(const Op& user_op, const std::vector<float>& x, st
   STATIC_REQUIRE(cuda::std::tuple_size<decltype(ew::detail::side_split<Op, Target...>::arrays(
                      cuda::std::make_tuple(targets...)))>::value == 0);
   const ew::detail::pointer_info info[1] = {ew::detail::info_of(x.data() + off)};
-  run_simulated_grid<Vec, Unroll>(user_op, x.data() + off, n, block_threads,
-                                  cuda::std::make_tuple(targets...), info);
+  ew_test::run_simulated_grid<Vec, Unroll>(user_op, x.data() + off, n, block_threads,
+                                           cuda::std::make_tuple(targets...), info);
 }
 
 /// `(x, x * 1000 as an integer)`: two values to reduce and none to write.

@@ -31,7 +31,7 @@ namespace detail {
 // share definitions.
 inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 
-/// Launches `Kernel` with plan `plan` (launch_shape.cuh).
+/// Launches `Kernel` with plan `plan` (launch_shape.cuh), on a grid capped for side reductions.
 /// `Kernel(op, part, shape, outs, ins)`, of either kernel: 1-D (`Part` a `partition`) or N-dimensional
 /// (an `nd_plan`, nd_kernel.cuh).
 /// `smem_bytes` of dynamic shared memory (the tile kernel's staged tiles).
@@ -39,6 +39,8 @@ template <auto Kernel, class Part, class Op, class OutPtrs, class Ins>
 cudaError_t launch_kernel(const launch_args& args, const Part& part, launch_shape shape, const Op& op,
                           const OutPtrs& outs, const Ins& ins, cudaStream_t stream,
                           std::size_t smem_bytes = 0) {
+  // With side reductions, a capped grid whose blocks loop over tiles (side_reduction.cuh).
+  shape = side_reduction_shape<Op>(shape, args.facts.sm_count, args.policy);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(shape.blocks));
   config.blockDim = dim3(static_cast<unsigned>(shape.block_threads));

@@ -99,17 +99,21 @@ struct user_op<index_mapped_op<Op, Map...>> {
   using type = user_op_t<Op>;
 };
 
-/// The bytes output `o` of a launch of `count` elements may write: a side reduction's location, an
-/// array's span; nothing for `ew::discard`.
+/// The bytes output `o` of a launch of `count` elements may write, added to `spans` at `k` (moved past
+/// them): a side reduction's location (and an overwrite target's workspace), an array's span; nothing for
+/// `ew::discard`.
 template <class O>
-byte_span written_span(const O& o, std::uint64_t count) {
+void add_written_spans(const O& o, std::uint64_t count, byte_span* spans, int& k) {
   if constexpr (cuda::std::is_same_v<O, discard_t>) {
-    return byte_span{0, 0};
+    return;
   } else if constexpr (is_reduce_target_v<O>) {
-    const pointer_info t = target_info(o);
-    return byte_span{t.address, t.element_size};
+    pointer_info info[2] = {};
+    reduce_location kinds[2] = {};
+    int n = 0;
+    target_locations(o, info, kinds, n);
+    for (int i = 0; i < n; ++i) spans[k++] = byte_span{info[i].address, info[i].element_size};
   } else {
-    return operand_span(o, count);
+    spans[k++] = operand_span(o, count);
   }
 }
 
@@ -118,9 +122,9 @@ byte_span written_span(const O& o, std::uint64_t count) {
 template <class... Out, class... In>
 cudaError_t check_index_mapped(const cuda::std::tuple<Out...>& outs, const cuda::std::tuple<In...>& ins,
                                std::uint64_t count) {
-  byte_span written[sizeof...(Out)] = {};
+  byte_span written[2 * sizeof...(Out)] = {};
   int k = 0;
-  cuda::std::apply([&](const auto&... o) { ((written[k++] = written_span(o, count)), ...); }, outs);
+  cuda::std::apply([&](const auto&... o) { (add_written_spans(o, count, written, k), ...); }, outs);
   cudaError_t err = cudaSuccess;
   auto check = [&](const auto& a) {
     using A = cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(a)>>;

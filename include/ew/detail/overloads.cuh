@@ -52,14 +52,15 @@ cudaError_t with_side_reductions(const Op& op, const cuda::std::tuple<Out...>& o
   } else {
     using split = side_split<Op, Out...>;
     if (count > 0) {
-      pointer_info targets[split::num_side];
-      split::targets(outs, targets);
+      pointer_info targets[split::num_locations];
+      reduce_location kinds[split::num_locations];
+      split::targets(outs, targets, kinds);
       byte_span spans[sizeof...(Out) + sizeof...(In) + 1] = {};
       int k = 0;
       cuda::std::apply([&](const auto&... o) { ((spans[k++] = operand_span(o, count)), ...); }, outs);
       cuda::std::apply([&](const auto&... a) { ((spans[k++] = operand_span(a, count)), ...); }, ins);
-      cudaError_t err = check_reduce_targets(targets, static_cast<int>(split::num_side), spans, k);
-      if (err == cudaSuccess) err = check_device_access(targets, static_cast<int>(split::num_side));
+      cudaError_t err = check_reduce_targets(targets, kinds, split::num_locations, spans, k);
+      if (err == cudaSuccess) err = check_device_access(targets, split::num_locations);
       if (err != cudaSuccess) return err;
     }
     return launch(split::wrap(op, outs), split::arrays(outs));

@@ -8,7 +8,11 @@
 /// kernels hold it by value), so the accumulators live in that thread's registers. After its elements a
 /// thread hands its copy back (`elementwise_grid_thread`, `nd_grid_thread`), and the kernel reduces the
 /// block's copies (`block_finish`: warp shuffles, one shared word per warp) into one atomic per block
-/// and reduction. The host tests fold each simulated thread's copy with `host_finish` instead.
+/// and reduction. An `ew::reduce_overwrite` target takes no atomic on the value: each block stores its
+/// partial in the workspace, and the last block to finish (a ticket counter, `atomicInc` wrapping back to
+/// zero) combines the partials in block order and overwrites the location (`block_overwrite`). Launches
+/// with side reductions have a capped grid whose blocks loop over tiles (`side_reduction_blocks`). The host
+/// tests fold each simulated thread's copy with `host_finish` and end the launch with `host_end`.
 
 #include <cstddef>
 #include <cstdint>
@@ -23,7 +27,9 @@
 #include "../functor.cuh"
 #include "op_traits.cuh"
 #include "operand.cuh"
+#include "config.cuh"
 #include "partition.cuh"
+#include "tuning.cuh"
 #include "validate.cuh"
 
 namespace ew {
@@ -36,6 +42,8 @@ struct amax;
 }  // namespace reduction
 template <class R, class T>
 struct reduce_target;
+template <class R, class T>
+struct overwrite_target;
 
 namespace detail {
 
@@ -44,12 +52,15 @@ template <class A>
 inline constexpr bool is_reduce_target_v = false;
 template <class R, class T>
 inline constexpr bool is_reduce_target_v<reduce_target<R, T>> = true;
+template <class R, class T>
+inline constexpr bool is_reduce_target_v<overwrite_target<R, T>> = true;
 
-/// One reduction's accumulator: the thread's partial result and where it goes.
+/// One `ew::reduce_into` reduction's accumulator: the thread's partial result and where it goes.
 template <class R, class T>
 struct side_accumulator {
   using reduction = R;
   using value_type = T;
+  static constexpr bool overwrite = false;
   T* target;
   T acc;
   /// What `*target` held when the block began (thread 0 only, `prefetch`), for `monotone` reductions.
@@ -61,6 +72,69 @@ struct side_accumulator {
   }
   EW_HD void merge(const side_accumulator& o) { acc = R::combine(acc, o.acc); }
 };
+
+/// One `ew::reduce_overwrite` reduction's accumulator: the thread's partial result, the location, and the
+/// workspace `W` (`ew::reduction_workspace`, a template parameter so that this detail header needs only its
+/// declaration).
+template <class R, class T, class W>
+struct overwrite_accumulator {
+  using reduction = R;
+  using value_type = T;
+  static constexpr bool overwrite = true;
+  T* target;
+  W* workspace;
+  T acc;
+
+  template <class V>
+  EW_HD void add(V v) {
+    acc = R::combine(acc, R::value(convert<T>(v)));
+  }
+  EW_HD void merge(const overwrite_accumulator& o) { acc = R::combine(acc, o.acc); }
+};
+
+/// A value's bits in the low bytes of a workspace word, and back.
+template <class T>
+EW_HD unsigned long long to_word(T v) {
+  if constexpr (sizeof(T) == 8) {
+    return cuda::std::bit_cast<unsigned long long>(v);
+  } else {
+    return cuda::std::bit_cast<unsigned>(v);
+  }
+}
+template <class T>
+EW_HD T from_word(unsigned long long w) {
+  if constexpr (sizeof(T) == 8) {
+    return cuda::std::bit_cast<T>(w);
+  } else {
+    return cuda::std::bit_cast<T>(static_cast<unsigned>(w));
+  }
+}
+
+/// What thread `thread` of the last block (`threads` threads) combines of the `count` blocks' partials in
+/// `slots`: slots `thread`, `thread + threads`, ... in that order (the identity when none). On the device
+/// the loads go to L2 (`ld.global.cg`): the slots were written by other SMs, whose stores this SM's L1
+/// does not see. Eight loads in flight before the first combine.
+template <class R, class T>
+EW_HD T combine_slots(const unsigned long long* slots, unsigned count, unsigned thread, unsigned threads) {
+  T v = R::template identity<T>();
+  unsigned b = thread;
+  constexpr int batch = 8;
+  for (; b + (batch - 1) * threads < count; b += batch * threads) {
+    unsigned long long w[batch];
+    EW_DETAIL_UNROLL
+    for (int k = 0; k < batch; ++k) {
+      NV_IF_TARGET(NV_IS_DEVICE, (w[k] = __ldcg(slots + b + k * threads);), (w[k] = slots[b + k * threads];));
+    }
+    EW_DETAIL_UNROLL
+    for (int k = 0; k < batch; ++k) v = R::combine(v, from_word<T>(w[k]));
+  }
+  for (; b < count; b += threads) {
+    unsigned long long w;
+    NV_IF_TARGET(NV_IS_DEVICE, (w = __ldcg(slots + b);), (w = slots[b];));
+    v = R::combine(v, from_word<T>(w));
+  }
+  return v;
+}
 
 /// The integer type of `T`'s size that a float's bits are compared in, signed or not.
 template <class T, bool Signed>
@@ -115,18 +189,17 @@ __device__ __forceinline__ void atomic_combine(T* target, T v) {
   }
 }
 
-/// Reduces `a.acc` over the block and combines the result into `*a.target` with one atomic (thread 0).
-/// Every thread of the block must call it; any block size up to 1024 threads, a partial last warp included.
-template <class Acc>
-__device__ __forceinline__ void block_reduce_into(const Acc& a) {
-  using R = typename Acc::reduction;
-  using T = typename Acc::value_type;
+/// `v` reduced over the block with `R`, in thread 0 (the other threads get a partial value): warp
+/// shuffles, one shared word per warp, thread 0's loop over them, always in the same order. Every thread
+/// of the block must call it; any block size up to 1024 threads, a partial last warp included. Ends with
+/// thread 0 reading the shared words: a second call needs a barrier before it.
+template <class R, class T>
+__device__ __forceinline__ T block_reduce(T v) {
   __shared__ T warp_partial[32];
   const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
   const unsigned left = blockDim.x - warp * 32u;
   const unsigned lanes = left < 32u ? left : 32u;
   const unsigned mask = lanes == 32u ? 0xffffffffu : (1u << lanes) - 1u;
-  T v = a.acc;
   for (unsigned off = 16; off > 0; off /= 2) {
     const T other = __shfl_down_sync(mask, v, off);
     if (lane + off < lanes) v = R::combine(v, other);
@@ -136,6 +209,18 @@ __device__ __forceinline__ void block_reduce_into(const Acc& a) {
   if (threadIdx.x == 0) {
     const unsigned warps = (blockDim.x + 31u) / 32u;
     for (unsigned w = 1; w < warps; ++w) v = R::combine(v, warp_partial[w]);
+  }
+  return v;
+}
+
+/// Reduces `a.acc` over the block and combines the result into `*a.target` with one atomic (thread 0).
+/// Every thread of the block must call it.
+template <class Acc>
+__device__ __forceinline__ void block_combine_into(const Acc& a) {
+  using R = typename Acc::reduction;
+  using T = typename Acc::value_type;
+  const T v = block_reduce<R>(a.acc);
+  if (threadIdx.x == 0) {
     // A max, min or amax can only move `*target` one way, and it held at least `a.seen` when the block
     // began: a block value that does not pass it would change nothing, so its atomic is left out (NaN
     // fails the comparison and goes through). One load per block, issued at the block's start, read here.
@@ -147,6 +232,31 @@ __device__ __forceinline__ void block_reduce_into(const Acc& a) {
     }
   }
   __syncthreads();  // warp_partial is reused by the next reduction of the same type
+}
+
+/// Reduces `a.acc` over the block into the block's workspace slot; the last block of the grid to do so
+/// combines every slot in block order and overwrites `*a.target` (the CUDA samples' threadFenceReduction):
+/// thread 0 stores the slot, fences (the store is visible device-wide before the counter moves), and takes
+/// a ticket with `atomicInc`, which wraps the counter back to 0 at the grid's last block, so the workspace
+/// is ready for the next launch without a reset. Every thread of the block must call it.
+template <class Acc>
+__device__ __forceinline__ void block_overwrite(const Acc& a) {
+  using R = typename Acc::reduction;
+  using T = typename Acc::value_type;
+  __shared__ bool last;
+  T v = block_reduce<R>(a.acc);
+  if (threadIdx.x == 0) {
+    a.workspace->partial[blockIdx.x] = to_word(v);
+    __threadfence();
+    last = atomicInc(&a.workspace->arrived, gridDim.x - 1u) == gridDim.x - 1u;
+  }
+  __syncthreads();
+  if (last) {         // the same for every thread of the block
+    __threadfence();  // the other blocks' slots, stored before their tickets, are read after this one's
+    v = block_reduce<R>(combine_slots<R, T>(a.workspace->partial, gridDim.x, threadIdx.x, blockDim.x));
+    if (threadIdx.x == 0) *a.target = v;
+  }
+  __syncthreads();  // the shared words are reused by the next reduction of the same type
 }
 
 /// An op's result as the tuple of its parts: itself, or (`Single`) a tuple of the one value.
@@ -204,21 +314,44 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   /// The block's reduction and its atomics; every thread of the block calls it (device only).
   __device__ __forceinline__ void block_finish() const { block_all(cuda::std::index_sequence_for<Acc...>{}); }
 
-  /// The host tests' end of one simulated thread: its partials combined into the targets, one by one.
-  void host_finish() const { host_all(cuda::std::index_sequence_for<Acc...>{}); }
+  /// The host tests' end of simulated thread `thread` of block `block`: its partials combined into the
+  /// `ew::reduce_into` targets, and into the block's workspace slot of the `ew::reduce_overwrite` ones
+  /// (thread 0 first: it stores, the others combine).
+  void host_finish(std::size_t block, std::size_t thread) const {
+    host_all(block, thread, cuda::std::index_sequence_for<Acc...>{});
+  }
+
+  /// The host tests' end of a simulated launch of `blocks` blocks of `threads`, after every thread's
+  /// `host_finish`: the last block's part for each `ew::reduce_overwrite` target (`combine_slots` for each
+  /// of its threads, combined in thread order), which overwrites the location.
+  void host_end(std::size_t blocks, std::size_t threads) const {
+    host_end_all(blocks, threads, cuda::std::index_sequence_for<Acc...>{});
+  }
 
  private:
+  template <class Ac>
+  __device__ __forceinline__ static void prefetch_one(Ac& a) {
+    if constexpr (!Ac::overwrite) {  // an overwritten location is not read
+      a.seen = Ac::reduction::monotone && threadIdx.x == 0
+                   ? *static_cast<volatile const typename Ac::value_type*>(a.target)
+                   : Ac::reduction::template identity<typename Ac::value_type>();
+    }
+  }
   template <std::size_t... K>
   __device__ __forceinline__ void prefetch_all(cuda::std::index_sequence<K...>) const {
-    ((cuda::std::get<K>(acc).seen =
-          Acc::reduction::monotone && threadIdx.x == 0
-              ? *static_cast<volatile const typename Acc::value_type*>(cuda::std::get<K>(acc).target)
-              : Acc::reduction::template identity<typename Acc::value_type>()),
-     ...);
+    (prefetch_one(cuda::std::get<K>(acc)), ...);
+  }
+  template <class Ac>
+  __device__ __forceinline__ static void block_one(const Ac& a) {
+    if constexpr (Ac::overwrite) {
+      block_overwrite(a);
+    } else {
+      block_combine_into(a);
+    }
   }
   template <std::size_t... K>
   __device__ __forceinline__ void block_all(cuda::std::index_sequence<K...>) const {
-    (block_reduce_into(cuda::std::get<K>(acc)), ...);
+    (block_one(cuda::std::get<K>(acc)), ...);
   }
   template <class Rt, std::size_t... K>
   EW_HD void add_all(Rt& r, cuda::std::index_sequence<K...>) const {
@@ -229,11 +362,37 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   EW_HD void merge_all(const side_reducing_op& o, cuda::std::index_sequence<K...>) const {
     (cuda::std::get<K>(acc).merge(cuda::std::get<K>(o.acc)), ...);
   }
+  template <class Ac>
+  static void host_one(const Ac& a, std::size_t block, std::size_t thread) {
+    using R = typename Ac::reduction;
+    using T = typename Ac::value_type;
+    if constexpr (Ac::overwrite) {
+      unsigned long long& slot = a.workspace->partial[block];
+      slot = to_word(thread == 0 ? a.acc : R::combine(from_word<T>(slot), a.acc));
+    } else {
+      *a.target = R::combine(*a.target, a.acc);
+    }
+  }
   template <std::size_t... K>
-  void host_all(cuda::std::index_sequence<K...>) const {
-    ((*cuda::std::get<K>(acc).target =
-          Acc::reduction::combine(*cuda::std::get<K>(acc).target, cuda::std::get<K>(acc).acc)),
-     ...);
+  void host_all(std::size_t block, std::size_t thread, cuda::std::index_sequence<K...>) const {
+    (host_one(cuda::std::get<K>(acc), block, thread), ...);
+  }
+  template <class Ac>
+  static void host_end_one(const Ac& a, std::size_t blocks, std::size_t threads) {
+    if constexpr (Ac::overwrite) {
+      using R = typename Ac::reduction;
+      using T = typename Ac::value_type;
+      T v = R::template identity<T>();
+      for (std::size_t t = 0; t < threads; ++t) {
+        v = R::combine(v, combine_slots<R, T>(a.workspace->partial, static_cast<unsigned>(blocks),
+                                              static_cast<unsigned>(t), static_cast<unsigned>(threads)));
+      }
+      *a.target = v;
+    }
+  }
+  template <std::size_t... K>
+  void host_end_all(std::size_t blocks, std::size_t threads, cuda::std::index_sequence<K...>) const {
+    (host_end_one(cuda::std::get<K>(acc), blocks, threads), ...);
   }
 };
 
@@ -247,6 +406,42 @@ template <class Op>
 inline constexpr bool has_side_reductions_v = false;
 template <class Op, class AP, class SP, class... Acc>
 inline constexpr bool has_side_reductions_v<side_reducing_op<Op, AP, SP, Acc...>> = true;
+
+/// Whether `Op` is a `side_reducing_op` with an `ew::reduce_overwrite` target (its grid is then at most
+/// `tuning::reduction_workspace_blocks`).
+template <class Op>
+inline constexpr bool has_overwrite_targets_v = false;
+template <class Op, class AP, class SP, class... Acc>
+inline constexpr bool has_overwrite_targets_v<side_reducing_op<Op, AP, SP, Acc...>> = (Acc::overwrite || ...);
+
+/// The grid of a launch of `blocks` blocks (one tile each) that has side reductions, on a device of
+/// `sm_count` SMs: at most `policy.reduction_blocks_per_sm` a SM (tuning.cuh says why), and with an
+/// `ew::reduce_overwrite` target at most the workspace's slots. The kernels' blocks loop over tiles.
+EW_HD std::size_t side_reduction_blocks(std::size_t blocks, int sm_count, const tuning::launch_policy& policy,
+                                        bool overwrite) {
+  std::size_t cap =
+      policy.reduction_blocks_per_sm > 0 && sm_count > 0
+          ? static_cast<std::size_t>(policy.reduction_blocks_per_sm) * static_cast<std::size_t>(sm_count)
+          : blocks;
+  if (overwrite && cap > tuning::reduction_workspace_blocks) cap = tuning::reduction_workspace_blocks;
+  return blocks < cap ? blocks : (cap < 1 ? 1 : cap);
+}
+
+/// `shape` capped by `side_reduction_blocks` for an op with side reductions `Op` (unchanged without).
+/// A capped grid is no longer one tile a block, so it leaves the whole-tile path.
+template <class Op>
+EW_HD launch_shape side_reduction_shape(launch_shape shape, int sm_count,
+                                        const tuning::launch_policy& policy) {
+  if constexpr (has_side_reductions_v<Op>) {
+    const std::size_t blocks =
+        side_reduction_blocks(shape.blocks, sm_count, policy, has_overwrite_targets_v<Op>);
+    if (blocks < shape.blocks) {
+      shape.blocks = blocks;
+      shape.whole_tiles = false;
+    }
+  }
+  return shape;
+}
 
 /// The kernel's end of a thread with side reductions: the block's reduction and atomics.
 template <class Op>
@@ -285,17 +480,44 @@ template <class R, class T>
 struct accumulator_of<reduce_target<R, T>> {
   using type = side_accumulator<R, T>;
 };
-
-/// A reduce target's `pointer_info` (one element).
 template <class R, class T>
-pointer_info target_info(const reduce_target<R, T>& t) {
-  return pointer_info{reinterpret_cast<std::uintptr_t>(t.ptr), sizeof(T), alignof(T), true};
+struct accumulator_of<overwrite_target<R, T>> {
+  using type = overwrite_accumulator<
+      R, T, cuda::std::remove_pointer_t<decltype(cuda::std::declval<overwrite_target<R, T>>().workspace)>>;
+};
+
+/// A reduce target's memory locations into `info` and `kinds` from position `k` on (`k` moves past them):
+/// the location (one element), and an overwrite target's workspace.
+template <class R, class T>
+void target_locations(const reduce_target<R, T>& t, pointer_info* info, reduce_location* kinds, int& k) {
+  kinds[k] = reduce_location::combine;
+  info[k++] = pointer_info{reinterpret_cast<std::uintptr_t>(t.ptr), sizeof(T), alignof(T), true};
 }
+template <class R, class T>
+void target_locations(const overwrite_target<R, T>& t, pointer_info* info, reduce_location* kinds, int& k) {
+  using W = cuda::std::remove_pointer_t<decltype(t.workspace)>;
+  kinds[k] = reduce_location::overwrite;
+  info[k++] = pointer_info{reinterpret_cast<std::uintptr_t>(t.ptr), sizeof(T), alignof(T), true};
+  kinds[k] = reduce_location::workspace;
+  info[k++] = pointer_info{reinterpret_cast<std::uintptr_t>(t.workspace), sizeof(W), alignof(W), true};
+}
+
+/// How many memory locations output argument `A` adds to the side reductions' check.
+template <class A>
+inline constexpr int num_locations_v = 0;
+template <class R, class T>
+inline constexpr int num_locations_v<reduce_target<R, T>> = 1;
+template <class R, class T>
+inline constexpr int num_locations_v<overwrite_target<R, T>> = 2;
 
 /// A reduce target's accumulator, starting at the reduction's identity.
 template <class R, class T>
 side_accumulator<R, T> make_accumulator(const reduce_target<R, T>& t) {
   return side_accumulator<R, T>{t.ptr, R::template identity<T>(), R::template identity<T>()};
+}
+template <class R, class T>
+typename accumulator_of<overwrite_target<R, T>>::type make_accumulator(const overwrite_target<R, T>& t) {
+  return {t.ptr, t.workspace, R::template identity<T>()};
 }
 
 /// Outputs `Out...` split: the op wrapped for the arrays (`wrap`), and the arrays themselves (`arrays`).
@@ -323,15 +545,16 @@ struct side_split {
   }
   static auto arrays(const cuda::std::tuple<Out...>& outs) { return arrays_impl(outs, array_pos{}); }
 
-  /// The reduce targets' `pointer_info`, in order, into `info`.
+  /// The memory locations of the reduce targets (`target_locations`), `num_locations` of them.
+  static constexpr int num_locations = (num_locations_v<Out> + ... + 0);
   template <std::size_t... S>
-  static void targets_impl(const cuda::std::tuple<Out...>& outs, pointer_info* info,
+  static void targets_impl(const cuda::std::tuple<Out...>& outs, pointer_info* info, reduce_location* kinds,
                            cuda::std::index_sequence<S...>) {
     int k = 0;
-    ((info[k++] = target_info(cuda::std::get<S>(outs))), ...);
+    (target_locations(cuda::std::get<S>(outs), info, kinds, k), ...);
   }
-  static void targets(const cuda::std::tuple<Out...>& outs, pointer_info* info) {
-    targets_impl(outs, info, side_pos{});
+  static void targets(const cuda::std::tuple<Out...>& outs, pointer_info* info, reduce_location* kinds) {
+    targets_impl(outs, info, kinds, side_pos{});
   }
 };
 

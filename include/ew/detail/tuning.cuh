@@ -64,12 +64,28 @@ struct launch_policy {
   // that lost at 2^28 f32 add (4338 vs 4127 GB/s with 8 waves, probe 2; 4365 vs at best 4182, probe 1).
   // Only grids past 2^31 - 1 blocks loop (launch_shape.cuh).
 
+  /// Blocks per SM at most in a launch with side reductions (reduce.cuh), whose blocks then loop over
+  /// tiles; 0: one tile per block, as in every other launch. Every block ends with a block-wide reduction
+  /// (warp shuffles, two barriers, thread 0's loop over the warps' words) during which it has no load in
+  /// flight, and with one tile a block that end was paid 262,144 times at 2^28 f32: the fused FP8 quantize
+  /// with amax ran at 0.61 (f32) and 0.53 (bf16) of the plain cast, about 0.7 ns per block, whether or
+  /// not its atomic was sent (docs/PERFORMANCE.md, change 9b). 32 a SM (4,224 blocks on the H200, two waves
+  /// of 16 resident 128-thread blocks) pays it 62 times less; a grid capped at 8 waves lost 5% on a plain
+  /// add (probe 2), which is the price this trades for it. Not measured yet: PERFORMANCE.md, change 40.
+  int reduction_blocks_per_sm = 32;
+
   /// Launch with programmatic stream serialization (sm_90+): back-to-back kernels overlap one's launch with
   /// the other's tail, and the kernel waits (`griddepcontrol.wait`) before it touches memory, so results
   /// cannot change. Probe 4, f32 add in graph replay: 2^16 1.36 -> 1.11 us, 2^18 1.64 -> 1.35 us (cub:
   /// 1.38, 1.64); at 2^22 and past it, no change beyond noise.
   bool programmatic_launch = true;
 };
+
+/// The most blocks a launch with an `ew::reduce_overwrite` target may have: the workspace
+/// (`ew::reduction_workspace`) holds one partial result per block, 8 bytes each (64 KiB). A launch of more
+/// blocks loops over tiles. 8192 is 62 blocks per SM on the H200 (132 SMs) and 55 on a B200 (148), above
+/// `launch_policy::reduction_blocks_per_sm`'s 32.
+inline constexpr unsigned reduction_workspace_blocks = 8192;
 
 /// Whether a programmatic launch of `blocks` blocks on a device of `sm_count` SMs triggers its dependent
 /// launch early (as soon as all its blocks have started) rather than implicitly, as its blocks exit. Early

@@ -269,29 +269,53 @@ cudaError_t check_pointers(const pointer_info* ptrs, int num_out, int num_ptrs, 
                         num_singles);
 }
 
-/// Checks the reduce targets `targets` of a launch against each other and against the spans of its other
-/// operands: each must be non-null, aligned, and touch no byte any operand reads or writes (a target inside
-/// an input would change under the loads; inside an output, be overwritten). cudaSuccess or
-/// cudaErrorInvalidValue with the reason.
-inline cudaError_t check_reduce_targets(const pointer_info* targets, int num_targets, const byte_span* spans,
-                                        int num_spans) {
+/// What a memory location of a side reduction is: an `ew::reduce_into` target, an `ew::reduce_overwrite`
+/// target, or an `ew::reduce_overwrite` target's workspace. Names the check's messages.
+enum class reduce_location : unsigned char { combine, overwrite, workspace };
+
+/// Checks the memory locations `targets` of a launch's side reductions (`kinds[t]` says what each is)
+/// against each other and against the spans of its other operands: each must be non-null, aligned, and
+/// touch no byte any operand reads or writes (a target inside an input would change under the loads;
+/// inside an output, be overwritten), nor another location. cudaSuccess or cudaErrorInvalidValue with the
+/// reason.
+inline cudaError_t check_reduce_targets(const pointer_info* targets, const reduce_location* kinds,
+                                        int num_targets, const byte_span* spans, int num_spans) {
   for (int t = 0; t < num_targets; ++t) {
-    if (targets[t].address == 0) return fail(cudaErrorInvalidValue, "ew::reduce_into: null pointer");
-    if (targets[t].address % targets[t].alignment != 0) {
-      return fail(cudaErrorInvalidValue, "ew::reduce_into: pointer not aligned to its type");
+    const reduce_location k = kinds[t];
+    if (targets[t].address == 0) {
+      return fail(cudaErrorInvalidValue, k == reduce_location::combine ? "ew::reduce_into: null pointer"
+                                         : k == reduce_location::overwrite
+                                             ? "ew::reduce_overwrite: null pointer"
+                                             : "ew::reduce_overwrite: null workspace");
     }
-    for (int k = 0; k < num_spans; ++k) {
-      const byte_span& s = spans[k];
-      if (s.bytes != 0 && targets[t].address < s.address + s.bytes &&
-          s.address < targets[t].address + targets[t].element_size) {
+    if (targets[t].address % targets[t].alignment != 0) {
+      return fail(cudaErrorInvalidValue, k == reduce_location::combine
+                                             ? "ew::reduce_into: pointer not aligned to its type"
+                                         : k == reduce_location::overwrite
+                                             ? "ew::reduce_overwrite: pointer not aligned to its type"
+                                             : "ew::reduce_overwrite: workspace not aligned to 8 bytes");
+    }
+    for (int s = 0; s < num_spans; ++s) {
+      const byte_span& o = spans[s];
+      if (o.bytes != 0 && targets[t].address < o.address + o.bytes &&
+          o.address < targets[t].address + targets[t].element_size) {
         return fail(cudaErrorInvalidValue,
-                    "ew::reduce_into: the location overlaps an input or output of the launch");
+                    k == reduce_location::combine
+                        ? "ew::reduce_into: the location overlaps an input or output of the launch"
+                    : k == reduce_location::overwrite
+                        ? "ew::reduce_overwrite: the location overlaps an input or output of the launch"
+                        : "ew::reduce_overwrite: the workspace overlaps an input or output of the launch");
       }
     }
     for (int u = 0; u < t; ++u) {
       if (targets[t].address < targets[u].address + targets[u].element_size &&
           targets[u].address < targets[t].address + targets[t].element_size) {
-        return fail(cudaErrorInvalidValue, "ew::reduce_into: two reduction locations overlap");
+        return fail(
+            cudaErrorInvalidValue,
+            k == reduce_location::combine && kinds[u] == reduce_location::combine
+                ? "ew::reduce_into: two reduction locations overlap"
+                : "ew::reduce_overwrite: a location or workspace overlaps another reduction's location "
+                  "or workspace (each target needs a workspace of its own)");
       }
     }
   }

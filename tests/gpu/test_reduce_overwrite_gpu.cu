@@ -1,0 +1,283 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// Overwrite targets on the GPU (ctest gpu.reduce_overwrite): `ew::reduce_overwrite` with no reset before
+// any launch, the location holding garbage (a larger value, NaN) each time: the FP8 scaling step from f32
+// and bf16 at sizes from 1 to 2^26 (grids from one block to the capped one, blocks looping over tiles) and
+// offsets 0 and 1, every code and the amax exact; max, min and integer sums exact; a float sum the same bits
+// on every launch and within its rounding bound of a double sum; one workspace through launches of
+// alternating sizes, its counter back at zero after each; graphs replayed with inputs whose maximum falls
+// (a combining target would keep the old one); N-dimensional launches (a broadcast bias, a transposed
+// read); and a launch the checks refuse leaving the location as it was. Inputs random, outputs poisoned.
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "../common/catch.hpp"
+
+#include <ew/elementwise.cuh>
+
+#include "../common/launch_helpers.cuh"
+#include "../common/side_reduction_gpu.cuh"
+#include "../common/test_utils.cuh"
+
+using namespace ew_test;
+
+namespace {
+
+/// A zeroed `ew::reduction_workspace` in device memory, with its counter read back.
+struct device_workspace {
+  device_array<ew::reduction_workspace> a{1};
+  device_workspace() {
+    EW_REQUIRE_CUDA(cudaMemset(a.data(), 0, sizeof(ew::reduction_workspace)));
+    EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+  }
+  ew::reduction_workspace* p() const { return a.data(); }
+  unsigned arrived() const {
+    unsigned v = 1;
+    EW_REQUIRE_CUDA(cudaMemcpy(&v, &a.data()->arrived, sizeof(v), cudaMemcpyDeviceToHost));
+    return v;
+  }
+};
+
+/// `(x, x, x, x * 1000 as an integer)`: four values to reduce and none to write.
+struct ow_keep4 {
+  EW_HD cuda::std::tuple<float, float, float, std::int64_t> operator()(float x) const {
+    return {x, x, x, static_cast<std::int64_t>(x * 1000.0f)};
+  }
+};
+
+/// `(x + b, x + b)`: a biased value written and reduced.
+struct ow_bias_keep {
+  EW_HD cuda::std::tuple<float, float> operator()(float x, float b) const { return {x + b, x + b}; }
+};
+
+template <class T>
+void check_quantize_overwrite(std::size_t n, std::size_t off, std::uint64_t seed, device_workspace& ws) {
+  INFO("n " << n << " offset " << off << " seed " << seed);
+  device_array<T> dx(n, off);
+  device_array<__nv_fp8_e4m3> dy(n, off);
+  device_scalar<float> amax;
+  const float scale = 448.0f / 300.0f;
+  // Two launches: the second's inputs are smaller, so a location that kept the first's value would show.
+  for (int launch = 0; launch < 2; ++launch) {
+    const float range = launch == 0 ? 300.0f : 100.0f;
+    const std::vector<T> x = random_inputs<T>(n, seed + static_cast<std::uint64_t>(launch), -range, range);
+    dx.upload(x);
+    dy.poison();
+    amax.set(launch == 0 ? 1e30f : NAN);  // garbage, overwritten by the launch
+    EW_REQUIRE_CUDA(
+        ew::elementwise(scale_and_keep<T>{scale}, n,
+                        ew::out(dy.data(), ew::reduce_overwrite<ew::reduction::amax>(amax.p(), ws.p())),
+                        static_cast<const T*>(dx.data())));
+    EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+    REQUIRE(dy.guards_intact());
+    const auto y = dy.download();
+    float want_amax = 0.0f;
+    std::size_t wrong = 0;
+    for (std::size_t i = 0; i < n; ++i) {
+      const float v = host_float(x[i]);
+      want_amax = std::max(want_amax, std::fabs(v));
+      wrong += y[i].__x != ew::convert<__nv_fp8_e4m3>(v * scale).__x;
+    }
+    INFO("launch " << launch);
+    CHECK(wrong == 0);
+    CHECK(amax.get() == want_amax);
+    CHECK(ws.arrived() == 0);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("reduce_overwrite: FP8 quantize with amax and no reset, f32 and bf16", "[reduce_overwrite]") {
+  device_workspace ws;
+  for (std::size_t n : {1u, 31u, 4097u, 1000003u, (1u << 24) + 3u, 1u << 26}) {
+    for (std::size_t off : {0u, 1u}) {
+      check_quantize_overwrite<float>(n, off, base_seed() + n, ws);
+      check_quantize_overwrite<__nv_bfloat16>(n, off, base_seed() + n + 1, ws);
+    }
+  }
+}
+
+TEST_CASE("reduce_overwrite: max, min, integer and float sums; a float sum the same bits every launch",
+          "[reduce_overwrite]") {
+  device_workspace ws[5];
+  for (std::size_t n : {std::size_t{5}, std::size_t{70001}, (std::size_t{1} << 24) + 7}) {
+    INFO("n " << n);
+    const std::vector<float> x = random_inputs<float>(n, base_seed() + 7 + n, -50.0f, 50.0f);
+    device_array<float> dx(n);
+    dx.upload(x);
+    float want_max = -INFINITY, want_min = INFINITY;
+    std::int64_t want_isum = 0;
+    double dsum = 0, abs_sum = 0;
+    for (float v : x) {
+      want_max = std::max(want_max, v);
+      want_min = std::min(want_min, v);
+      want_isum += static_cast<std::int64_t>(v * 1000.0f);
+      dsum += v;
+      abs_sum += std::fabs(v);
+    }
+    device_scalar<float> mx, mn, fsum;
+    device_scalar<std::int64_t> isum;
+    std::vector<float> sums;
+    for (int launch = 0; launch < 5; ++launch) {
+      mx.set(1e30f);
+      mn.set(-1e30f);
+      fsum.set(NAN);
+      isum.set(-12345);
+      EW_REQUIRE_CUDA(ew::elementwise(ow_keep4{}, n,
+                                      ew::out(ew::reduce_overwrite<ew::reduction::max>(mx.p(), ws[0].p()),
+                                              ew::reduce_overwrite<ew::reduction::min>(mn.p(), ws[1].p()),
+                                              ew::reduce_overwrite<ew::reduction::sum>(fsum.p(), ws[2].p()),
+                                              ew::reduce_overwrite<ew::reduction::sum>(isum.p(), ws[3].p())),
+                                      static_cast<const float*>(dx.data())));
+      EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+      CHECK(mx.get() == want_max);
+      CHECK(mn.get() == want_min);
+      CHECK(isum.get() == want_isum);
+      sums.push_back(fsum.get());
+      // Each float rounding adds at most 2^-24 of the sum of magnitudes below it; a thread adds some tens of
+      // elements, then the block's tree and the last block's slots: 2^-16 of the magnitudes is far above.
+      CHECK(std::fabs(static_cast<double>(sums.back()) - dsum) <= abs_sum * 0x1p-16);
+      for (int k = 0; k < 4; ++k) CHECK(ws[k].arrived() == 0);
+    }
+    for (float s : sums) CHECK(std::memcmp(&s, &sums[0], sizeof(float)) == 0);
+  }
+}
+
+TEST_CASE("reduce_overwrite: one workspace through launches of alternating sizes", "[reduce_overwrite]") {
+  device_workspace ws;
+  const std::size_t big = (std::size_t{1} << 22) + 1;
+  const std::vector<float> x = random_inputs<float>(big, base_seed() + 41, -9.0f, 9.0f);
+  device_array<float> dx(big);
+  dx.upload(x);
+  device_scalar<float> am;
+  test_stream stream;
+  for (std::size_t n : {std::size_t{1}, big, std::size_t{3}, std::size_t{1} << 20, big, std::size_t{1000}}) {
+    INFO("n " << n);
+    am.set(1e30f);
+    EW_REQUIRE_CUDA(ew::elementwise(ew::identity<float>{}, n,
+                                    ew::reduce_overwrite<ew::reduction::amax>(am.p(), ws.p()),
+                                    static_cast<const float*>(dx.data()), stream.s));
+    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+    float want = 0.0f;
+    for (std::size_t i = 0; i < n; ++i) want = std::max(want, std::fabs(x[i]));
+    CHECK(am.get() == want);
+    CHECK(ws.arrived() == 0);
+  }
+}
+
+TEST_CASE("reduce_overwrite: graphs replayed with falling maxima, no reset node", "[reduce_overwrite]") {
+  const std::size_t n = 1 << 20;
+  device_array<float> dx(n);
+  device_array<__nv_fp8_e5m2> dy(n);
+  device_scalar<float> am;
+  device_workspace ws;
+  test_stream stream;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  EW_REQUIRE_CUDA(cudaStreamBeginCapture(stream.s, cudaStreamCaptureModeThreadLocal));
+  const cudaError_t launch =
+      ew::elementwise(scale_and_keep<float>{0.5f}, n,
+                      ew::out(dy.data(), ew::reduce_overwrite<ew::reduction::amax>(am.p(), ws.p())),
+                      static_cast<const float*>(dx.data()), stream.s);
+  EW_REQUIRE_CUDA(cudaStreamEndCapture(stream.s, &graph));
+  EW_REQUIRE_CUDA(launch);
+  EW_REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 4; ++replay) {
+    const float range = 100.0f / static_cast<float>(replay + 1);
+    const std::vector<float> x =
+        random_inputs<float>(n, base_seed() + 200 + static_cast<std::uint64_t>(replay), -range, range);
+    dx.upload(x);
+    EW_REQUIRE_CUDA(cudaGraphLaunch(exec, stream.s));
+    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+    float want = 0;
+    for (float v : x) want = std::max(want, std::fabs(v));
+    INFO("replay " << replay);
+    CHECK(am.get() == want);
+    CHECK(ws.arrived() == 0);
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+}
+
+TEST_CASE("reduce_overwrite: N-dimensional launches", "[reduce_overwrite]") {
+  // A bias broadcast along rows (the gather kernels), and a transposed read (the tile kernel).
+  const std::int64_t rows = 1031, cols = 517;
+  const std::size_t n = static_cast<std::size_t>(rows * cols);
+  const std::vector<float> x = random_inputs<float>(n, base_seed() + 51, -20.0f, 20.0f);
+  const std::vector<float> b = random_inputs<float>(static_cast<std::size_t>(cols), base_seed() + 52);
+  device_array<float> dx(n), db(static_cast<std::size_t>(cols)), dy(n);
+  dx.upload(x);
+  db.upload(b);
+  device_scalar<float> mx;
+  device_workspace ws;
+  for (int launch = 0; launch < 2; ++launch) {
+    dy.poison();
+    mx.set(1e30f);
+    EW_REQUIRE_CUDA(
+        ew::elementwise(ow_bias_keep{}, ew::extents{rows, cols},
+                        ew::out(dy.data(), ew::reduce_overwrite<ew::reduction::max>(mx.p(), ws.p())),
+                        ew::in(static_cast<const float*>(dx.data()),
+                               ew::broadcast(static_cast<const float*>(db.data()), ew::extents{1, cols}))));
+    EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+    const auto y = dy.download();
+    float want = -INFINITY;
+    std::size_t wrong = 0;
+    for (std::int64_t r = 0; r < rows; ++r) {
+      for (std::int64_t c = 0; c < cols; ++c) {
+        const float v = x[static_cast<std::size_t>(r * cols + c)] + b[static_cast<std::size_t>(c)];
+        want = std::max(want, v);
+        wrong += y[static_cast<std::size_t>(r * cols + c)] != v;
+      }
+    }
+    CHECK(wrong == 0);
+    CHECK(mx.get() == want);
+    CHECK(ws.arrived() == 0);
+  }
+  // y[r][c] = x[c][r] (x read as [cols, rows] transposed), with its max.
+  dy.poison();
+  mx.set(NAN);
+  EW_REQUIRE_CUDA(ew::elementwise(
+      ow_bias_keep{}, ew::extents{rows, cols},
+      ew::out(dy.data(), ew::reduce_overwrite<ew::reduction::max>(mx.p(), ws.p())),
+      ew::in(ew::strided(static_cast<const float*>(dx.data()), ew::extents{rows, cols}, ew::strides{1, rows}),
+             ew::constant(0.0f))));
+  EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+  const auto yt = dy.download();
+  float want = -INFINITY;
+  std::size_t wrong = 0;
+  for (std::int64_t r = 0; r < rows; ++r) {
+    for (std::int64_t c = 0; c < cols; ++c) {
+      const float v = x[static_cast<std::size_t>(c * rows + r)];
+      want = std::max(want, v);
+      wrong += yt[static_cast<std::size_t>(r * cols + c)] != v;
+    }
+  }
+  CHECK(wrong == 0);
+  CHECK(mx.get() == want);
+  CHECK(ws.arrived() == 0);
+}
+
+TEST_CASE("reduce_overwrite: a refused launch leaves the location as it was", "[reduce_overwrite]") {
+  const std::size_t n = 4096;
+  device_array<float> dx(n);
+  dx.upload(random_inputs<float>(n, base_seed() + 61));
+  device_scalar<float> a, b;
+  a.set(-3.0f);
+  b.set(-4.0f);
+  device_workspace ws;
+  const cudaError_t err = ew::elementwise(ew_test::scale_and_keep<float>{1.0f}, n,
+                                          ew::out(ew::reduce_overwrite<ew::reduction::max>(a.p(), ws.p()),
+                                                  ew::reduce_overwrite<ew::reduction::min>(b.p(), ws.p())),
+                                          static_cast<const float*>(dx.data()));
+  CHECK(err == cudaErrorInvalidValue);
+  CHECK(std::string(ew::last_error_message()).find("workspace of its own") != std::string::npos);
+  EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+  CHECK(a.get() == -3.0f);
+  CHECK(b.get() == -4.0f);
+  CHECK(ws.arrived() == 0);
+}

@@ -1,0 +1,288 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// Overwrite targets and the capped grid of launches with side reductions on the host (ctest
+// host.reduce_overwrite): the grid cap's arithmetic; the last block's walk over the workspace slots (each
+// slot once, in a fixed order, whatever the grid and block size); every thread of simulated capped grids
+// (several sizes, offsets, block sizes, caps down to one block) through the kernel body into overwrite
+// targets whose locations hold garbage before each launch, against reductions computed here (max, min, amax
+// and integer sums exactly, NaN included; a float sum close to a double sum); and the bad arguments through
+// `ew::elementwise`, each rejected with its message before anything touches a device.
+
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <memory>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "../common/catch.hpp"
+
+#include <ew/elementwise.cuh>
+
+#include "../common/side_reduction_sim.cuh"
+
+namespace {
+
+/// `(x * 2, x, x, x, x * 1000 as an integer)`: a value to write and four to reduce.
+struct twice_and_keep4 {
+  EW_HD cuda::std::tuple<float, float, float, float, std::int64_t> operator()(float x) const {
+    return {x * 2.0f, x, x, x, static_cast<std::int64_t>(x * 1000.0f)};
+  }
+};
+
+/// `(x, x)`: two values to reduce.
+struct keep_two {
+  EW_HD cuda::std::tuple<float, float> operator()(float x) const { return {x, x}; }
+};
+
+/// A zeroed workspace on the heap (64 KiB: too large for the stack of a test).
+std::unique_ptr<ew::reduction_workspace> zeroed_workspace() {
+  auto ws = std::make_unique<ew::reduction_workspace>();
+  std::memset(ws.get(), 0, sizeof(ew::reduction_workspace));
+  return ws;
+}
+
+}  // namespace
+
+TEST_CASE("reduce_overwrite: the grid of a launch with side reductions", "[reduce_overwrite]") {
+  ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
+  using ew::detail::side_reduction_blocks;
+  CHECK(policy.reduction_blocks_per_sm == 32);
+  CHECK(side_reduction_blocks(262144, 132, policy, false) == 4224);  // 2^28 f32 on an H200
+  CHECK(side_reduction_blocks(1024, 132, policy, false) == 1024);    // fewer than the cap: unchanged
+  CHECK(side_reduction_blocks(1, 132, policy, true) == 1);
+  CHECK(side_reduction_blocks(262144, 300, policy, true) ==
+        ew::reduction_workspace::capacity);  // 9600 > 8192
+  CHECK(side_reduction_blocks(262144, 300, policy, false) == 9600);
+  policy.reduction_blocks_per_sm = 0;  // no cap a SM: one tile a block, but never past the workspace
+  CHECK(side_reduction_blocks(262144, 132, policy, false) == 262144);
+  CHECK(side_reduction_blocks(262144, 132, policy, true) == ew::reduction_workspace::capacity);
+  CHECK(side_reduction_blocks(262144, 0, policy, false) == 262144);  // no SM count known: no cap a SM
+  // The capped shape leaves the whole-tile path (one tile a block) and keeps the block size.
+  ew::detail::launch_shape s{262144, 128};
+  s.whole_tiles = true;
+  using op_t =
+      decltype(ew::detail::side_split<twice_and_keep4, float*, ew::reduce_target<ew::reduction::max, float>>::
+                   wrap(twice_and_keep4{},
+                        cuda::std::tuple<float*, ew::reduce_target<ew::reduction::max, float>>{}));
+  policy.reduction_blocks_per_sm = 32;
+  const auto capped = ew::detail::side_reduction_shape<op_t>(s, 132, policy);
+  CHECK(capped.blocks == 4224);
+  CHECK(capped.block_threads == 128);
+  CHECK_FALSE(capped.whole_tiles);
+  const auto plain = ew::detail::side_reduction_shape<ew::relu<float>>(s, 132, policy);  // no reductions
+  CHECK(plain.blocks == 262144);
+  CHECK(plain.whole_tiles);
+  STATIC_REQUIRE(sizeof(ew::reduction_workspace) == 16 + 8 * ew::reduction_workspace::capacity);
+  STATIC_REQUIRE(ew::detail::is_output_arg<ew::overwrite_target<ew::reduction::sum, double>>::value);
+}
+
+TEST_CASE("reduce_overwrite: the last block combines every slot once, in a fixed order",
+          "[reduce_overwrite]") {
+  std::mt19937_64 rng(0x0de5);
+  std::vector<unsigned long long> slots(ew::reduction_workspace::capacity);
+  std::vector<std::uint64_t> values(slots.size());
+  for (std::size_t b = 0; b < slots.size(); ++b) {
+    values[b] = rng();
+    slots[b] = ew::detail::to_word(values[b]);
+  }
+  for (unsigned count : {1u, 2u, 7u, 8u, 9u, 100u, 127u, 128u, 129u, 1023u, 1024u, 1025u, 4224u, 8192u}) {
+    for (unsigned threads : {1u, 32u, 96u, 128u, 512u}) {
+      std::uint64_t sum = 0, expect_sum = 0, mx = 0, expect_max = 0;
+      for (unsigned b = 0; b < count; ++b) {
+        expect_sum += values[b];
+        expect_max = std::max(expect_max, values[b]);
+      }
+      for (unsigned t = 0; t < threads; ++t) {
+        sum += ew::detail::combine_slots<ew::reduction::sum, std::uint64_t>(slots.data(), count, t, threads);
+        mx = std::max(mx, ew::detail::combine_slots<ew::reduction::max, std::uint64_t>(slots.data(), count, t,
+                                                                                       threads));
+      }
+      INFO("count " << count << " threads " << threads);
+      CHECK(sum == expect_sum);  // wrapping: every slot once (a slot twice or none changes the sum)
+      CHECK(mx == expect_max);
+    }
+  }
+  // Floats in the low half of the word, doubles in all of it.
+  CHECK(ew::detail::from_word<float>(ew::detail::to_word(-1.5f)) == -1.5f);
+  CHECK(ew::detail::to_word(-1.5f) >> 32 == 0);
+  CHECK(ew::detail::from_word<double>(ew::detail::to_word(-0.1)) == -0.1);
+  CHECK(ew::detail::from_word<std::int32_t>(ew::detail::to_word(std::int32_t{-7})) == -7);
+  // A float sum in one order: thread t's slots t, t + threads, ... left to right.
+  std::vector<unsigned long long> fs(5);
+  const float fv[5] = {1e8f, 1.0f, -1e8f, 1.0f, 0.5f};
+  for (int b = 0; b < 5; ++b) fs[b] = ew::detail::to_word(fv[b]);
+  CHECK(ew::detail::combine_slots<ew::reduction::sum, float>(fs.data(), 5, 0, 2) == ((1e8f + -1e8f) + 0.5f));
+  CHECK(ew::detail::combine_slots<ew::reduction::sum, float>(fs.data(), 5, 1, 2) == 2.0f);
+}
+
+namespace {
+
+/// Simulates `twice_and_keep4` over `x` (n elements at offset `off`) into `y` and four overwrite targets
+/// (max, min, amax, integer sum) and a float sum, each location set to garbage first; returns the grid.
+struct overwrite_results {
+  float max, min, amax, sum;
+  std::int64_t isum;
+  std::size_t blocks;
+};
+overwrite_results simulate_overwrite(const std::vector<float>& x, std::vector<float>& y, std::size_t off,
+                                     std::size_t n, int block_threads, int sm_count, int blocks_per_sm) {
+  static std::unique_ptr<ew::reduction_workspace> ws[5] = {
+      zeroed_workspace(), zeroed_workspace(), zeroed_workspace(), zeroed_workspace(), zeroed_workspace()};
+  overwrite_results r{12345.0f, -12345.0f, NAN, 0.0f, 999, 0};
+  float sum_garbage = 77.0f;
+  const ew::detail::pointer_info info[2] = {ew::detail::info_of(y.data() + off),
+                                            ew::detail::info_of(x.data() + off)};
+  // The float sum rides on a second op: the same value as the max part.
+  r.blocks = ew_test::run_simulated_grid<4, 2>(
+      twice_and_keep4{}, x.data() + off, n, block_threads,
+      cuda::std::make_tuple(y.data() + off, ew::reduce_overwrite<ew::reduction::max>(&r.max, ws[0].get()),
+                            ew::reduce_overwrite<ew::reduction::min>(&r.min, ws[1].get()),
+                            ew::reduce_overwrite<ew::reduction::amax>(&r.amax, ws[2].get()),
+                            ew::reduce_overwrite<ew::reduction::sum>(&r.isum, ws[3].get())),
+      info, sm_count, blocks_per_sm);
+  const ew::detail::pointer_info x_info[1] = {ew::detail::info_of(x.data() + off)};
+  ew_test::run_simulated_grid<4, 2>(
+      ew::identity<float>{}, x.data() + off, n, block_threads,
+      cuda::std::make_tuple(ew::reduce_overwrite<ew::reduction::sum>(&sum_garbage, ws[4].get())), x_info,
+      sm_count, blocks_per_sm);
+  r.sum = sum_garbage;
+  for (const auto& w : ws) CHECK(w->arrived == 0);  // the host does not count; the device wraps to 0
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("reduce_overwrite: simulated capped grids overwrite what the locations held",
+          "[reduce_overwrite]") {
+  std::mt19937_64 rng(0x0ee1);
+  std::uniform_real_distribution<float> d(-100.0f, 100.0f);
+  for (std::size_t n : {1u, 7u, 64u, 1000u, 4099u, 70001u}) {
+    for (std::size_t off : {0u, 1u}) {
+      std::vector<float> x(n + 8), y(n + 8, -7.0f);
+      for (auto& v : x) v = d(rng);
+      float mx = -INFINITY, mn = INFINITY, am = 0.0f;
+      std::int64_t s = 0;
+      double ds = 0;
+      for (std::size_t i = 0; i < n; ++i) {
+        const float v = x[off + i];
+        mx = std::max(mx, v);
+        mn = std::min(mn, v);
+        am = std::max(am, std::fabs(v));
+        s += static_cast<std::int64_t>(v * 1000.0f);
+        ds += v;
+      }
+      double abs_sum = 0;
+      for (std::size_t i = 0; i < n; ++i) abs_sum += std::fabs(x[off + i]);
+      for (int bt : {32, 100, 256}) {
+        // SMs x blocks a SM: the plan's grid (0), two blocks, one block, and 1 a SM on 3 SMs.
+        const int caps[][2] = {{0, 32}, {1, 2}, {1, 1}, {3, 1}};
+        for (const auto& cap : caps) {
+          INFO("n " << n << " offset " << off << " block " << bt << " SMs " << cap[0] << " x " << cap[1]);
+          const overwrite_results r = simulate_overwrite(x, y, off, n, bt, cap[0], cap[1]);
+          if (cap[0] > 0) CHECK(r.blocks <= static_cast<std::size_t>(cap[0] * cap[1]));
+          CHECK(r.max == mx);
+          CHECK(r.min == mn);
+          CHECK(r.amax == am);
+          CHECK(r.isum == s);
+          CHECK(std::fabs(r.sum - ds) <= 1e-6 * abs_sum + 1e-6);
+          bool written = true;
+          for (std::size_t i = 0; i < n; ++i) written = written && y[off + i] == x[off + i] * 2.0f;
+          CHECK(written);
+          CHECK(y[off + n] == -7.0f);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("reduce_overwrite: more tiles than the workspace has slots", "[reduce_overwrite]") {
+  // 8193 tiles of 32 threads x 2 vectors x 4: the grid is capped at the workspace's 8192 blocks.
+  const std::size_t n = 8193u * 256u;
+  std::vector<float> x(n), y(n);
+  std::mt19937_64 rng(0x51075);
+  std::uniform_real_distribution<float> d(-1.0f, 1.0f);
+  for (auto& v : x) v = d(rng);
+  x[n - 1] = 5.0f;  // in the last tile, which block 0 takes on its second pass
+  const overwrite_results r = simulate_overwrite(x, y, 0, n, 32, 0, 32);
+  CHECK(r.blocks == ew::reduction_workspace::capacity);
+  CHECK(r.max == 5.0f);
+  CHECK(r.amax == 5.0f);
+}
+
+TEST_CASE("reduce_overwrite: NaN and signed zeros", "[reduce_overwrite]") {
+  std::vector<float> x(3000), y(3000);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>(i % 17) - 8.0f;
+  x[2024] = NAN;
+  const overwrite_results r = simulate_overwrite(x, y, 0, x.size(), 64, 1, 2);
+  CHECK(std::isnan(r.max));
+  CHECK(std::isnan(r.min));
+  CHECK(std::isnan(r.amax));
+  CHECK(std::isnan(r.sum));
+  std::vector<float> z(700, -0.0f), zy(700);
+  z[350] = 0.0f;
+  const overwrite_results zr = simulate_overwrite(z, zy, 0, z.size(), 32, 1, 2);
+  CHECK((zr.max == 0.0f && !std::signbit(zr.max)));
+  CHECK((zr.min == 0.0f && std::signbit(zr.min)));
+}
+
+TEST_CASE("reduce_overwrite: bad locations and workspaces are rejected before anything runs",
+          "[reduce_overwrite]") {
+  std::vector<float> buf(64);
+  float* x = buf.data();
+  float* y = buf.data() + 16;
+  float r = 0, r2 = 0;
+  auto ws = zeroed_workspace();
+  auto ws2 = zeroed_workspace();
+  auto rejected = [](cudaError_t err, const char* what) {
+    CHECK(err == cudaErrorInvalidValue);
+    CHECK(std::string(ew::last_error_message()).find(what) != std::string::npos);
+  };
+  using ew::reduction::max;
+  using ew::reduction::sum;
+  rejected(ew::elementwise(ew::abs<float>{}, 8,
+                           ew::reduce_overwrite<max>(static_cast<float*>(nullptr), ws.get()), x),
+           "ew::reduce_overwrite: null pointer");
+  rejected(ew::elementwise(ew::abs<float>{}, 8, ew::reduce_overwrite<max>(&r, nullptr), x),
+           "ew::reduce_overwrite: null workspace");
+  auto* misaligned_ws = reinterpret_cast<ew::reduction_workspace*>(reinterpret_cast<char*>(ws.get()) + 4);
+  rejected(ew::elementwise(ew::abs<float>{}, 8, ew::reduce_overwrite<max>(&r, misaligned_ws), x),
+           "workspace not aligned to 8 bytes");
+  rejected(ew::elementwise(ew::abs<float>{}, 8, ew::reduce_overwrite<max>(x + 3, ws.get()), x),
+           "ew::reduce_overwrite: the location overlaps an input or output");
+  // A workspace over an input, or over an output.
+  auto* ws_over_input = reinterpret_cast<ew::reduction_workspace*>(x);
+  rejected(ew::elementwise(ew::abs<float>{}, 8, ew::reduce_overwrite<max>(&r, ws_over_input), x),
+           "the workspace overlaps an input or output");
+  rejected(ew::elementwise(keep_two{}, 8,
+                           ew::out(reinterpret_cast<float*>(ws.get()->partial + 3),
+                                   ew::reduce_overwrite<max>(&r, ws.get())),
+                           x),
+           "the workspace overlaps an input or output");
+  // One workspace for two targets; a location inside another target's workspace; an `ew::reduce_into`
+  // location inside an overwrite target's workspace.
+  rejected(ew::elementwise(
+               keep_two{}, 8,
+               ew::out(ew::reduce_overwrite<max>(&r, ws.get()), ew::reduce_overwrite<sum>(&r2, ws.get())), x),
+           "each target needs a workspace of its own");
+  float* inside_ws2 = reinterpret_cast<float*>(ws2->partial + 5);
+  rejected(ew::elementwise(keep_two{}, 8,
+                           ew::out(ew::reduce_overwrite<max>(&r, ws.get()),
+                                   ew::reduce_overwrite<sum>(inside_ws2, ws2.get())),
+                           x),
+           "each target needs a workspace of its own");
+  rejected(ew::elementwise(
+               keep_two{}, 8,
+               ew::out(ew::reduce_into<max>(inside_ws2), ew::reduce_overwrite<sum>(&r2, ws2.get())), x),
+           "each target needs a workspace of its own");
+  // N-dimensional: a workspace inside a strided input view's span.
+  rejected(
+      ew::elementwise(keep_two{}, ew::extents{2, 4}, ew::out(y, ew::reduce_overwrite<max>(&r, ws_over_input)),
+                      ew::strided(static_cast<const float*>(x), ew::extents{2, 4}, ew::strides{8, 1})),
+      "the workspace overlaps an input or output");
+  // An empty launch checks nothing and changes nothing.
+  CHECK(ew::elementwise(ew::abs<float>{}, 0, ew::reduce_overwrite<max>(&r, nullptr), x) == cudaSuccess);
+  CHECK(ws->arrived == 0);
+}
