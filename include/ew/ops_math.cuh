@@ -271,11 +271,17 @@ struct swiglu {
   EW_HD T operator()(T a, T b) const { return down<T>(detail::x_sigmoid(up(a), up(a)) * up(b)); }
 };
 
-/// `gelu(a) * b` (exact GELU), the GEGLU gate (Shazeer 2020).
+/// `gelu(a) * b` (exact GELU), the GEGLU gate (Shazeer 2020); GELU as `ew::gelu` computes it for `T`.
 template <class T>
 struct geglu {
   EW_DETAIL_FLOATING_ONLY(T, "geglu");
-  EW_HD T operator()(T a, T b) const { return down<T>(detail::gelu(up(a)) * up(b)); }
+  EW_HD T operator()(T a, T b) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::gelu_narrow(up(a)) * up(b));
+    } else {
+      return detail::gelu(a) * b;
+    }
+  }
 };
 
 // --- Compute forms, for ew::compose (compose.cuh)
@@ -308,7 +314,17 @@ EW_DETAIL_COMPUTE_FORM(mish)
 EW_DETAIL_COMPUTE_FORM(softsign)
 EW_DETAIL_COMPUTE_FORM(logsigmoid)
 EW_DETAIL_COMPUTE_FORM(swiglu)
-EW_DETAIL_COMPUTE_FORM(geglu)
+/// As `gelu`'s: GELU to the accuracy of a 16-bit or FP8 `T`.
+struct geglu_narrow_form {
+  EW_HD float operator()(float a, float b) const { return gelu_narrow(a) * b; }
+};
+template <class T>
+struct compute_form<::ew::geglu<T>, cuda::std::enable_if_t<is_narrow_float_v<T>>> {
+  static constexpr bool mapped = true;
+  using declared = T;
+  using type = geglu_narrow_form;
+  EW_HD static geglu_narrow_form make(const ::ew::geglu<T>&) { return {}; }
+};
 }  // namespace detail
 
 }  // namespace ew

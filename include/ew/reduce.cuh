@@ -31,9 +31,11 @@
 /// reduction of its own values, so no reset runs before it. Each block stores its partial result in the
 /// workspace `ws` (`ew::reduction_workspace`, device memory the caller allocates once and zeroes once), and
 /// the block that finishes last, which a counter in the workspace finds (and sets back to zero for the next
-/// launch), combines the partials in block order and stores the result. Nothing is allocated, no extra
+/// launch), combines the partials in a fixed order and stores the result. Nothing is allocated, no extra
 /// launch runs, graph capture and replay work, and every reduction is deterministic run to run, a floating
-/// `sum` included: the same launch on the same device adds in the same order.
+/// `sum` included: the same launch (the same sizes, the pointers at the same alignment) on the same device
+/// adds in the same order. A launch of no elements launches nothing and leaves `*p` as it was, as every
+/// empty ew launch does.
 
 #include <cstdint>
 
@@ -90,7 +92,8 @@ struct min {
   }
 };
 
-/// The sum (integers wrap). Identity: 0. Not deterministic for floating types (see the file's note).
+/// The sum (integers wrap). Identity: 0. Into an `ew::reduce_into` target not deterministic for floating
+/// types (see the file's note); into an `ew::reduce_overwrite` one deterministic.
 struct sum {
   static constexpr bool monotone = false;
   template <class T>
@@ -181,10 +184,11 @@ struct overwrite_target {
 
 /// A side-reduction output for `ew::out(...)` whose launch overwrites `*p` with `R` over the op's result
 /// part at this position (converted to `T`), whatever `*p` held before: no `ew::reset_reduction`, no
-/// memset. `ws` is a zeroed `ew::reduction_workspace` (see there) that no other target and no launch that
-/// may run at the same time uses. Deterministic for every reduction and type, a floating `sum` included.
-/// `R`, `T` and where it works as for `ew::reduce_into`; `p` and `ws` may not overlap any operand, target
-/// or workspace of the launch (checked).
+/// memset (a launch of no elements launches nothing and leaves `*p` as it was). `ws` is a zeroed
+/// `ew::reduction_workspace` (see there) that no other target and no launch that may run at the same time
+/// uses. Deterministic for every reduction and type, a floating `sum` included. `R`, `T` and where it works
+/// as for `ew::reduce_into`; `p` and `ws` may not overlap any operand, target or workspace of the launch
+/// (checked).
 template <class R, class T>
 constexpr overwrite_target<R, T> reduce_overwrite(T* p, reduction_workspace* ws) {
   static_assert(cuda::std::is_same_v<R, reduction::max> || cuda::std::is_same_v<R, reduction::min> ||

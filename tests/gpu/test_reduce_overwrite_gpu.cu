@@ -4,10 +4,14 @@
 // any launch, the location holding garbage (a larger value, NaN) each time: the FP8 scaling step from f32
 // and bf16 at sizes from 1 to 2^26 (grids from one block to the capped one, blocks looping over tiles) and
 // offsets 0 and 1, every code and the amax exact; max, min and integer sums exact; a float sum the same bits
-// on every launch and within its rounding bound of a double sum; one workspace through launches of
-// alternating sizes, its counter back at zero after each; graphs replayed with inputs whose maximum falls
-// (a combining target would keep the old one); N-dimensional launches (a broadcast bias, a transposed
-// read); and a launch the checks refuse leaving the location as it was. Inputs random, outputs poisoned.
+// on every launch and within its rounding bound of a double sum; two targets of the same reduction and
+// type in one launch (their block ends share static shared memory); one workspace through launches of
+// alternating sizes, issued back to back with no wait between them (programmatic launch lets each start
+// while the one before ends), its counter back at zero after them; graphs replayed with inputs whose
+// maximum falls (a combining target would keep the old one); N-dimensional launches (a broadcast bias, a
+// transposed read, a strided output) with ew's grid and with one block a SM, so that every kernel's blocks
+// loop over their work; and a launch the checks refuse leaving the location as it was. Inputs random,
+// outputs poisoned.
 
 #include <algorithm>
 #include <cmath>
@@ -53,6 +57,21 @@ struct ow_keep4 {
 /// `(x + b, x + b)`: a biased value written and reduced.
 struct ow_bias_keep {
   EW_HD cuda::std::tuple<float, float> operator()(float x, float b) const { return {x + b, x + b}; }
+};
+
+/// `(x, 2 x, -x)`: three float parts for three amax targets.
+struct ow_three_amax {
+  EW_HD cuda::std::tuple<float, float, float> operator()(float x) const { return {x, 2.0f * x, -x}; }
+};
+
+/// ew's policy but at most one block a SM for launches with side reductions: every kernel's blocks loop.
+struct one_block_a_sm {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    e.launch.reduction_blocks_per_sm = 1;
+    return e;
+  }
 };
 
 template <class T>
@@ -148,25 +167,60 @@ TEST_CASE("reduce_overwrite: max, min, integer and float sums; a float sum the s
   }
 }
 
-TEST_CASE("reduce_overwrite: one workspace through launches of alternating sizes", "[reduce_overwrite]") {
+TEST_CASE("reduce_overwrite: one workspace through launches of alternating sizes, back to back",
+          "[reduce_overwrite]") {
   device_workspace ws;
   const std::size_t big = (std::size_t{1} << 22) + 1;
   const std::vector<float> x = random_inputs<float>(big, base_seed() + 41, -9.0f, 9.0f);
   device_array<float> dx(big);
   dx.upload(x);
-  device_scalar<float> am;
+  const std::size_t sizes[] = {1, big, 3, std::size_t{1} << 20, big, 1000, 2, 5000};
+  constexpr int launches = 8;
+  device_array<float> am(launches);
+  am.poison();
   test_stream stream;
-  for (std::size_t n : {std::size_t{1}, big, std::size_t{3}, std::size_t{1} << 20, big, std::size_t{1000}}) {
-    INFO("n " << n);
-    am.set(1e30f);
-    EW_REQUIRE_CUDA(ew::elementwise(ew::identity<float>{}, n,
-                                    ew::reduce_overwrite<ew::reduction::amax>(am.p(), ws.p()),
+  for (int k = 0; k < launches; ++k) {  // no wait between them: each may start as the one before ends
+    EW_REQUIRE_CUDA(ew::elementwise(ew::identity<float>{}, sizes[k],
+                                    ew::reduce_overwrite<ew::reduction::amax>(am.data() + k, ws.p()),
                                     static_cast<const float*>(dx.data()), stream.s));
-    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+  }
+  EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+  const auto got = am.download();
+  for (int k = 0; k < launches; ++k) {
     float want = 0.0f;
-    for (std::size_t i = 0; i < n; ++i) want = std::max(want, std::fabs(x[i]));
-    CHECK(am.get() == want);
-    CHECK(ws.arrived() == 0);
+    for (std::size_t i = 0; i < sizes[k]; ++i) want = std::max(want, std::fabs(x[i]));
+    INFO("launch " << k << " n " << sizes[k]);
+    CHECK(got[static_cast<std::size_t>(k)] == want);
+  }
+  CHECK(ws.arrived() == 0);
+}
+
+TEST_CASE("reduce_overwrite: two targets of one reduction and type, beside an ew::reduce_into one",
+          "[reduce_overwrite]") {
+  const std::size_t n = (std::size_t{1} << 24) + 9;
+  const std::vector<float> x = random_inputs<float>(n, base_seed() + 43, -70.0f, 70.0f);
+  device_array<float> dx(n);
+  dx.upload(x);
+  float want = 0.0f;
+  for (float v : x) want = std::max(want, std::fabs(v));
+  device_workspace ws1, ws2;
+  device_scalar<float> a1, a2, a3;
+  for (int launch = 0; launch < 3; ++launch) {
+    a1.set(1e30f);
+    a2.set(NAN);
+    EW_REQUIRE_CUDA(ew::reset_reduction(ew::reduce_into<ew::reduction::amax>(a3.p())));
+    EW_REQUIRE_CUDA(ew::elementwise(ow_three_amax{}, n,
+                                    ew::out(ew::reduce_overwrite<ew::reduction::amax>(a1.p(), ws1.p()),
+                                            ew::reduce_overwrite<ew::reduction::amax>(a2.p(), ws2.p()),
+                                            ew::reduce_into<ew::reduction::amax>(a3.p())),
+                                    static_cast<const float*>(dx.data())));
+    EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+    INFO("launch " << launch);
+    CHECK(a1.get() == want);
+    CHECK(a2.get() == 2.0f * want);
+    CHECK(a3.get() == want);
+    CHECK(ws1.arrived() == 0);
+    CHECK(ws2.arrived() == 0);
   }
 }
 
@@ -204,62 +258,72 @@ TEST_CASE("reduce_overwrite: graphs replayed with falling maxima, no reset node"
   cudaGraphDestroy(graph);
 }
 
-TEST_CASE("reduce_overwrite: N-dimensional launches", "[reduce_overwrite]") {
-  // A bias broadcast along rows (the gather kernels), and a transposed read (the tile kernel).
-  const std::int64_t rows = 1031, cols = 517;
+namespace {
+
+/// The N-dimensional launches of the test below with policy `P` (ew's, or one block a SM).
+template <class P>
+void check_nd_overwrite(const char* what) {
+  INFO(what);
+  // A bias broadcast along rows (the row and gather kernels), a transposed read (the tile kernel) and a
+  // strided output (the N-dimensional kernel), large enough that ew's own grid is capped too.
+  const std::int64_t rows = 4099, cols = 1031;
   const std::size_t n = static_cast<std::size_t>(rows * cols);
   const std::vector<float> x = random_inputs<float>(n, base_seed() + 51, -20.0f, 20.0f);
   const std::vector<float> b = random_inputs<float>(static_cast<std::size_t>(cols), base_seed() + 52);
-  device_array<float> dx(n), db(static_cast<std::size_t>(cols)), dy(n);
+  device_array<float> dx(n), db(static_cast<std::size_t>(cols)), dy(2 * n);
   dx.upload(x);
   db.upload(b);
   device_scalar<float> mx;
   device_workspace ws;
-  for (int launch = 0; launch < 2; ++launch) {
+  const auto bias = ew::broadcast(static_cast<const float*>(db.data()), ew::extents{1, cols});
+  const auto x_rows = static_cast<const float*>(dx.data());
+  const auto x_transposed =
+      ew::strided(static_cast<const float*>(dx.data()), ew::extents{rows, cols}, ew::strides{1, rows});
+  for (int form = 0; form < 3; ++form) {
+    INFO("form " << form);
     dy.poison();
-    mx.set(1e30f);
-    EW_REQUIRE_CUDA(
-        ew::elementwise(ow_bias_keep{}, ew::extents{rows, cols},
-                        ew::out(dy.data(), ew::reduce_overwrite<ew::reduction::max>(mx.p(), ws.p())),
-                        ew::in(static_cast<const float*>(dx.data()),
-                               ew::broadcast(static_cast<const float*>(db.data()), ew::extents{1, cols}))));
+    mx.set(form == 1 ? NAN : 1e30f);
+    const auto target = ew::reduce_overwrite<ew::reduction::max>(mx.p(), ws.p());
+    cudaError_t err = cudaSuccess;
+    if (form == 0) {  // y = x + b
+      err = ew::elementwise<P>(ow_bias_keep{}, ew::extents{rows, cols}, ew::out(dy.data(), target),
+                               ew::in(x_rows, bias));
+    } else if (form == 1) {  // y[r][c] = x[c][r] + b[c]
+      err = ew::elementwise<P>(ow_bias_keep{}, ew::extents{rows, cols}, ew::out(dy.data(), target),
+                               ew::in(x_transposed, bias));
+    } else {  // y at a row pitch of 2 cols, every other element
+      const auto y_strided = ew::strided(dy.data(), ew::extents{rows, cols}, ew::strides{2 * cols, 2});
+      err = ew::elementwise<P>(ow_bias_keep{}, ew::extents{rows, cols}, ew::out(y_strided, target),
+                               ew::in(x_rows, bias));
+    }
+    EW_REQUIRE_CUDA(err);
     EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+    REQUIRE(dy.guards_intact());
     const auto y = dy.download();
     float want = -INFINITY;
     std::size_t wrong = 0;
     for (std::int64_t r = 0; r < rows; ++r) {
       for (std::int64_t c = 0; c < cols; ++c) {
-        const float v = x[static_cast<std::size_t>(r * cols + c)] + b[static_cast<std::size_t>(c)];
+        const float xv =
+            form == 1 ? x[static_cast<std::size_t>(c * rows + r)] : x[static_cast<std::size_t>(r * cols + c)];
+        const float v = xv + b[static_cast<std::size_t>(c)];
         want = std::max(want, v);
-        wrong += y[static_cast<std::size_t>(r * cols + c)] != v;
+        const std::size_t at = form == 2 ? static_cast<std::size_t>(r * 2 * cols + 2 * c)
+                                         : static_cast<std::size_t>(r * cols + c);
+        wrong += y[at] != v;
       }
     }
     CHECK(wrong == 0);
     CHECK(mx.get() == want);
     CHECK(ws.arrived() == 0);
   }
-  // y[r][c] = x[c][r] (x read as [cols, rows] transposed), with its max.
-  dy.poison();
-  mx.set(NAN);
-  EW_REQUIRE_CUDA(ew::elementwise(
-      ow_bias_keep{}, ew::extents{rows, cols},
-      ew::out(dy.data(), ew::reduce_overwrite<ew::reduction::max>(mx.p(), ws.p())),
-      ew::in(ew::strided(static_cast<const float*>(dx.data()), ew::extents{rows, cols}, ew::strides{1, rows}),
-             ew::constant(0.0f))));
-  EW_REQUIRE_CUDA(cudaDeviceSynchronize());
-  const auto yt = dy.download();
-  float want = -INFINITY;
-  std::size_t wrong = 0;
-  for (std::int64_t r = 0; r < rows; ++r) {
-    for (std::int64_t c = 0; c < cols; ++c) {
-      const float v = x[static_cast<std::size_t>(c * rows + r)];
-      want = std::max(want, v);
-      wrong += yt[static_cast<std::size_t>(r * cols + c)] != v;
-    }
-  }
-  CHECK(wrong == 0);
-  CHECK(mx.get() == want);
-  CHECK(ws.arrived() == 0);
+}
+
+}  // namespace
+
+TEST_CASE("reduce_overwrite: N-dimensional launches, every kernel, capped grids", "[reduce_overwrite]") {
+  check_nd_overwrite<ew::default_policy>("ew's policy");
+  check_nd_overwrite<one_block_a_sm>("one block a SM");
 }
 
 TEST_CASE("reduce_overwrite: a refused launch leaves the location as it was", "[reduce_overwrite]") {

@@ -109,6 +109,7 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
 
   using call_t = nd_call<vec, R, out_tuple, in_tuple, shapes>;
   call_t call;
+  call.tile_smem_limit = tuning::tile_max_smem_bytes - side_reduction_static_smem<Op>;
   cudaError_t err = call.prepare(e, outs, ins, !has_side_reductions_v<Op>);
   if (err != cudaSuccess) return err;
   if (call.elements == 0) return fail(cudaSuccess, "");

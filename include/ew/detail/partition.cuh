@@ -96,7 +96,8 @@ struct launch_shape {
   bool early_trigger = false;
   /// Every element is in the vectorized body's whole tiles (no head, no tail), one tile a block, and the
   /// element indices fit 32 bits: the kernel takes its whole-tile path (`whole_tile_thread`, kernel.cuh).
-  /// Set by `plan_launch` (launch_shape.cuh).
+  /// Set by `plan_launch` (launch_shape.cuh); cleared where a launch with side reductions caps the grid
+  /// (`side_reduction_shape`, side_reduction.cuh).
   bool whole_tiles = false;
 };
 

@@ -68,6 +68,9 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   int tile_b = -1;
   int smem_offset[num_ops] = {};
   std::size_t smem_bytes = 0;
+  /// The most dynamic shared memory the tile kernel may take: `tuning::tile_max_smem_bytes`, less what a
+  /// launch with side reductions takes statically (`side_reduction_static_smem`, set by the dispatcher).
+  std::size_t tile_smem_limit = tuning::tile_max_smem_bytes;
   /// A gather launch whose rows hold whole vectors, with every output aligned to one: the row kernel,
   /// with its plan (`path == gather`).
   bool whole_rows = false;
@@ -182,7 +185,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   }
 
   /// The staged inputs' shared memory (those whose innermost stride is neither 0 nor 1); the N-dimensional
-  /// kernel instead when it would pass `tuning::tile_max_smem_bytes`.
+  /// kernel instead when it would pass `tile_smem_limit`.
   void plan_tile() {
     if constexpr (R >= 2) {
       plan_tiles();
@@ -214,7 +217,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       }
     };
     (stage(static_cast<In*>(nullptr)), ...);
-    if (smem_bytes > tuning::tile_max_smem_bytes) {
+    if (smem_bytes > tile_smem_limit) {
       path = nd_path::rows;
       return;
     }

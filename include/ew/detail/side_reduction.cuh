@@ -427,6 +427,15 @@ EW_HD std::size_t side_reduction_blocks(std::size_t blocks, int sm_count, const 
   return blocks < cap ? blocks : (cap < 1 ? 1 : cap);
 }
 
+/// The static shared memory the block ends of `Op`'s side reductions may take, at most: 32 words of each
+/// accumulator's type (`block_reduce`) and a flag (`block_overwrite`), 16 bytes for it with padding. The
+/// tile kernel's plan leaves it out of its dynamic shared memory's budget (plan.cuh).
+template <class Op>
+inline constexpr unsigned side_reduction_static_smem = 0;
+template <class Op, class AP, class SP, class... Acc>
+inline constexpr unsigned side_reduction_static_smem<side_reducing_op<Op, AP, SP, Acc...>> =
+    ((32u * sizeof(typename Acc::value_type) + 16u) + ... + 0u);
+
 /// `shape` capped by `side_reduction_blocks` for an op with side reductions `Op` (unchanged without).
 /// A capped grid is no longer one tile a block, so it leaves the whole-tile path.
 template <class Op>

@@ -62,16 +62,18 @@ struct launch_policy {
   int tile_vectors = 256;
   // One tile per block, never a grid capped in waves of resident blocks that loop over tiles: on the H200
   // that lost at 2^28 f32 add (4338 vs 4127 GB/s with 8 waves, probe 2; 4365 vs at best 4182, probe 1).
-  // Only grids past 2^31 - 1 blocks loop (launch_shape.cuh).
+  // Only grids past 2^31 - 1 blocks loop (launch_shape.cuh), and launches with side reductions
+  // (`reduction_blocks_per_sm`).
 
   /// Blocks per SM at most in a launch with side reductions (reduce.cuh), whose blocks then loop over
   /// tiles; 0: one tile per block, as in every other launch. Every block ends with a block-wide reduction
   /// (warp shuffles, two barriers, thread 0's loop over the warps' words) during which it has no load in
   /// flight, and with one tile a block that end was paid 262,144 times at 2^28 f32: the fused FP8 quantize
   /// with amax ran at 0.61 (f32) and 0.53 (bf16) of the plain cast, about 0.7 ns per block, whether or
-  /// not its atomic was sent (docs/PERFORMANCE.md, change 9b). 32 a SM (4,224 blocks on the H200, two waves
-  /// of 16 resident 128-thread blocks) pays it 62 times less; a grid capped at 8 waves lost 5% on a plain
-  /// add (probe 2), which is the price this trades for it. Not measured yet: PERFORMANCE.md, change 40.
+  /// not its atomic was sent (docs/PERFORMANCE.md, change 9b). 32 a SM (4,224 blocks on the H200: two waves
+  /// of a unary op's 128-thread blocks at 16 a SM, four of a binary op's 256-thread ones) pays it 62 times
+  /// less; a grid capped at 8 waves lost 5% on a plain add (probe 2), which is the price this trades for
+  /// it. Not measured yet: PERFORMANCE.md, change 40. A policy (`ew::elementwise<Policy>`) may set another.
   int reduction_blocks_per_sm = 32;
 
   /// Launch with programmatic stream serialization (sm_90+): back-to-back kernels overlap one's launch with

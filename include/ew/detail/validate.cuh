@@ -314,8 +314,8 @@ inline cudaError_t check_reduce_targets(const pointer_info* targets, const reduc
             cudaErrorInvalidValue,
             k == reduce_location::combine && kinds[u] == reduce_location::combine
                 ? "ew::reduce_into: two reduction locations overlap"
-                : "ew::reduce_overwrite: a location or workspace overlaps another reduction's location "
-                  "or workspace (each target needs a workspace of its own)");
+                : "ew::reduce_overwrite: a reduction location or workspace overlaps another one (its own "
+                  "target's included: each target needs a workspace of its own, apart from every location)");
       }
     }
   }
