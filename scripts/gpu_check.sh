@@ -6,12 +6,13 @@
 #
 # BUILD_DIR defaults to build-gpu (made with scripts/build_gpu.sh, or any build with the tests and
 # benchmarks on). STAGES: tests torch_ext sanitizers bench operands fp8_random compare tune torch plot cells
-# (default: all but compare and cells, in that order; compare needs EW_COMPARE_BASE, see below; cells needs
-# PyTorch and the bundle's libew_cells.so).
+# fused (default: all but compare, cells and fused, in that order; compare needs EW_COMPARE_BASE, see below;
+# cells and fused need PyTorch and the bundle's libew_cells.so).
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
 # logs.tar.gz (every log), bench.json, bench_cccl_pypi.json, hot.json, hot_cccl_pypi.json, operands*.json and
 # operands*.md, fp8_random*.json and fp8_random*.md, torch_triton.json,
-# tune.txt, bench.png, bench_hot.png, ratios.md, torch_cells.json and torch_cells.md.
+# tune.txt, bench.png, bench_hot.png, ratios.md, torch_cells.json and torch_cells.md, torch_fused.json and
+# torch_fused.md.
 # The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step;
 # EW_SANITIZER_TOOLS picks some of the four tools (e.g. to run two tools per GPU on a two-GPU machine);
 # EW_SANITIZER_PARALLEL=1 runs them at once.
@@ -155,7 +156,7 @@ cell_stage() {
 }
 
 # fp8_random: the FP8 quantize-with-amax and dropout cells (issue 13).
-fp8_filter='^(quant_amax|dropout)/'
+fp8_filter='^(quant_amax|dropout|amax_alone|sum_alone)/'
 fp8_alone=${EW_FP8_ALONE:-"quant_amax/f32/ew_fused/cold/aligned/268435456 dropout/bf16/ew_dropout/cold/aligned/268435456"}
 if has fp8_random; then
   cell_stage fp8_random "$fp8_filter" "$fp8_alone" fp8_random.py
@@ -244,6 +245,22 @@ if has cells; then
     step cells env PYTHONUNBUFFERED=1 python3 bench/scripts/torch_cells.py --lib "$build/bench/libew_cells.so" \
       --out "$out/torch_cells.json" --md "$out/torch_cells.md" --commit "$commit" ${EW_CELLS_ARGS:-} || status=1
     grep -E '^(FAILED|phases:|torch_cells:)' "$logs/cells.log" | tee -a "$summary"
+  fi
+fi
+# fused: issues 22 and 23's fused cells (FP8 quantize with amax, dropout, reductions alone, cast-transpose,
+# bias + GELU), eager PyTorch, torch.compile and ew side by side (bench/scripts/torch_fused_cells.py):
+# torch_fused.json and torch_fused.md. EW_FUSED_ARGS adds options (e.g. "--quick").
+if has fused; then
+  if ! python3 -c 'import torch' 2>/dev/null; then
+    say "fused: no PyTorch here: skipped"
+  elif [ ! -f "$build/bench/libew_cells.so" ]; then
+    say "fused: FAIL: no $build/bench/libew_cells.so (scripts/build_gpu.sh builds it)"
+    status=1
+  else
+    # shellcheck disable=SC2086 # EW_FUSED_ARGS is a list of options
+    step fused env PYTHONUNBUFFERED=1 python3 bench/scripts/torch_fused_cells.py --lib "$build/bench/libew_cells.so" \
+      --out "$out/torch_fused.json" --md "$out/torch_fused.md" --commit "$commit" ${EW_FUSED_ARGS:-} || status=1
+    grep -E '^(FAILED|total|torch_fused_cells:)' "$logs/fused.log" | tee -a "$summary"
   fi
 fi
 if has plot && [ -f bench/scripts/plot.py ] && [ -f "$out/bench.json" ]; then

@@ -1,12 +1,12 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// libew_cells.so: issue 21's cells as plain C functions over raw device pointers, so that Python reaches ew
-// through ctypes (bench/scripts/torch_cells.py) and times it beside eager PyTorch and torch.compile in one
-// process, without building a PyTorch extension. Each function is one ew::elementwise call through ew's
-// public API on `stream` (last argument) and returns its cudaError_t as an int; ew_cells_last_error() says
-// why a call failed. Suffixes: f32 (float), f16 (__half), bf16 (__nv_bfloat16). Pointers are void* so that
-// ctypes passes tensor.data_ptr() as is; the shapes are row-major and contiguous unless a comment says
-// otherwise.
+// libew_cells.so: issues 21 to 23's cells as plain C functions over raw device pointers, so that Python
+// reaches ew through ctypes (bench/scripts/torch_cells.py) and times it beside eager PyTorch and
+// torch.compile in one process, without building a PyTorch extension. Each function is one ew::elementwise
+// call through ew's public API on `stream` (last argument) and returns its cudaError_t as an int;
+// ew_cells_last_error() says why a call failed. Suffixes: f32 (float), f16 (__half), bf16 (__nv_bfloat16).
+// Pointers are void* so that ctypes passes tensor.data_ptr() as is; the shapes are row-major and contiguous
+// unless a comment says otherwise.
 //
 //   bias_add_T(y, x, b, R, C)                    y[r, c] = x[r, c] + b[c]          (b: strides {0, 1})
 //   col_mul_T(y, x, col, R, C)                   y[r, c] = x[r, c] * col[r]        (col: strides {1, 0})
@@ -215,6 +215,113 @@ EW_CELLS_RELU_ND(f32, float)
 EW_CELLS_RELU_ND(bf16, __nv_bfloat16)
 EW_CELLS_RELU(u8, std::uint8_t)
 EW_CELLS_RELU(f64, double)
+
+// Issues 22 and 23's fused cells (bench/scripts/torch_fused_cells.py), f32 and bf16 x:
+//   fp8_cast_T(y8, x, n, scale)                    y8 = e4m3(x * scale)               (the bar's plain cast)
+//   quant_amax_T(y8, amax, ws, x, n, scale)        y8 = e4m3(x * scale), *amax = max |x| (overwritten)
+//   dropout_T(y, x, n, p, seed, offset)            y = dropout(x, p) keyed by (seed, offset, i), no mask
+//   amax_T(amax, ws, x, n), sum_T(sum, ws, x, n)   max |x|, the float sum (overwritten, deterministic)
+//   cast_transpose_T(y8, yt8, amax, ws, x, M, N, scale)  y8[M, N] and yt8[N, M] = e4m3(x * scale), amax
+//   bias_gelu_T(y, x, b, R, C)                     y[r, c] = gelu(x[r, c] + b[c])
+// `ws` is a zeroed ew::reduction_workspace (ew_cells_workspace_bytes() bytes).
+namespace {
+
+template <class T>
+struct scaled {
+  float scale;
+  EW_HD float operator()(T x) const { return ew::convert<float>(x) * scale; }
+};
+template <class T>
+struct scaled_and_kept {
+  float scale;
+  EW_HD cuda::std::tuple<float, float> operator()(T x) const {
+    const float v = ew::convert<float>(x);
+    return {v * scale, v};
+  }
+};
+template <class T>
+struct scaled_twice_and_kept {
+  float scale;
+  EW_HD cuda::std::tuple<float, float, float> operator()(T x) const {
+    const float v = ew::convert<float>(x);
+    return {v * scale, v * scale, v};
+  }
+};
+template <class T>
+struct as_float {
+  EW_HD float operator()(T x) const { return ew::convert<float>(x); }
+};
+
+using fp8 = __nv_fp8_e4m3;
+using ew::reduction::amax;
+using ew::reduction::sum;
+
+template <class T>
+int cast_transpose(void* y8, void* yt8, void* am, void* ws, const void* x, std::int64_t M, std::int64_t N,
+                   float scale, cudaStream_t s) {
+  const ew::extents e{M, N};
+  const auto y = ew::strided(static_cast<fp8*>(y8), e, ew::strides{N, 1});
+  const auto yt = ew::strided(static_cast<fp8*>(yt8), e, ew::strides{1, M});
+  return ew::elementwise(
+      scaled_twice_and_kept<T>{scale}, e,
+      ew::out(y, yt,
+              ew::reduce_overwrite<amax>(static_cast<float*>(am), static_cast<ew::reduction_workspace*>(ws))),
+      ew::in(ew::strided(static_cast<const T*>(x), e, ew::strides{N, 1})), s);
+}
+
+}  // namespace
+
+extern "C" __attribute__((visibility("default"))) std::int64_t ew_cells_workspace_bytes() {
+  return static_cast<std::int64_t>(sizeof(ew::reduction_workspace));
+}
+
+#define EW_CELLS_FUSED(suffix, T)                                                                            \
+  EW_CELLS_API ew_cells_fp8_cast_##suffix(void* y8, const void* x, std::int64_t n, float scale,              \
+                                          cudaStream_t s) {                                                  \
+    return ew::elementwise(scaled<T>{scale}, static_cast<std::size_t>(n), static_cast<fp8*>(y8),             \
+                           static_cast<const T*>(x), s);                                                     \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_quant_amax_##suffix(void* y8, void* am, void* ws, const void* x, std::int64_t n,     \
+                                            float scale, cudaStream_t s) {                                   \
+    return ew::elementwise(scaled_and_kept<T>{scale}, static_cast<std::size_t>(n),                           \
+                           ew::out(static_cast<fp8*>(y8),                                                    \
+                                   ew::reduce_overwrite<amax>(static_cast<float*>(am),                       \
+                                                              static_cast<ew::reduction_workspace*>(ws))),   \
+                           static_cast<const T*>(x), s);                                                     \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_dropout_##suffix(void* y, const void* x, std::int64_t n, float p, std::int64_t seed, \
+                                         std::int64_t offset, cudaStream_t s) {                              \
+    const ew::philox_seed key{static_cast<std::uint64_t>(seed), static_cast<std::uint64_t>(offset)};         \
+    return ew::elementwise(ew::dropout<T>{p}, static_cast<std::size_t>(n),                                   \
+                           ew::out(static_cast<T*>(y), ew::discard),                                         \
+                           ew::in(static_cast<const T*>(x), ew::random_bits(key)), s);                       \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_amax_##suffix(void* am, void* ws, const void* x, std::int64_t n, cudaStream_t s) {   \
+    return ew::elementwise(                                                                                  \
+        as_float<T>{}, static_cast<std::size_t>(n),                                                          \
+        ew::reduce_overwrite<amax>(static_cast<float*>(am), static_cast<ew::reduction_workspace*>(ws)),      \
+        static_cast<const T*>(x), s);                                                                        \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_sum_##suffix(void* sm, void* ws, const void* x, std::int64_t n, cudaStream_t s) {    \
+    return ew::elementwise(                                                                                  \
+        as_float<T>{}, static_cast<std::size_t>(n),                                                          \
+        ew::reduce_overwrite<sum>(static_cast<float*>(sm), static_cast<ew::reduction_workspace*>(ws)),       \
+        static_cast<const T*>(x), s);                                                                        \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_cast_transpose_##suffix(void* y8, void* yt8, void* am, void* ws, const void* x,      \
+                                                std::int64_t M, std::int64_t N, float scale,                 \
+                                                cudaStream_t s) {                                            \
+    return cast_transpose<T>(y8, yt8, am, ws, x, M, N, scale, s);                                            \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_bias_gelu_##suffix(void* y, const void* x, const void* b, std::int64_t R,            \
+                                           std::int64_t C, cudaStream_t s) {                                 \
+    return ew::elementwise(                                                                                  \
+        ew::compose(ew::add<T>{}, ew::gelu<T>{}), ew::extents{R, C}, static_cast<T*>(y),                     \
+        ew::in(static_cast<const T*>(x), ew::broadcast(static_cast<const T*>(b), ew::extents{1, C})), s);    \
+  }
+
+EW_CELLS_FUSED(f32, float)
+EW_CELLS_FUSED(bf16, __nv_bfloat16)
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).
 extern "C" __attribute__((visibility("default"))) const char* ew_cells_last_error() {

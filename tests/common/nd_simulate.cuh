@@ -96,6 +96,7 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
       ew::detail::nd_vec_width<wanted>(static_cast<out_tuple*>(nullptr), static_cast<in_tuple*>(nullptr));
   using call_t = ew::detail::nd_call<vec, R, out_tuple, in_tuple, S>;
   call_t call;
+  call.tile_smem_limit = ew::tuning::tile_max_smem_bytes - ew::detail::side_reduction_static_smem<Op>;
   REQUIRE(call.prepare(e, outs, ins, !ew::detail::has_side_reductions_v<Op>) == cudaSuccess);
   if (call.elements == 0) return "empty";
   if (call.contiguous) {
