@@ -2,7 +2,7 @@
 #pragma once
 //
 // Runs the grid an N-dimensional `ew::elementwise` would launch on the host, thread by thread, through the
-// kernel body its plan chooses (the 1-D body, with gather operands or without; the tile kernel's two
+// kernel body its plan chooses (the 1-D body, with gather operands or without; the tile kernel's
 // phases over a buffer standing for shared memory; the N-dimensional body), and logs every store. Shared
 // by the N-dimensional host tests.
 
@@ -200,10 +200,16 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
         for (int t = 0; t < call_t::tile_shape_of::value.block_threads; ++t) {
           thread_t{op, out_ops, in_ops, call.tile}.compute(place, smem, t);
         }
+        if (call.tile.staged_outputs) {  // transposed outputs: phase 3
+          for (int t = 0; t < call_t::tile_shape_of::value.block_threads; ++t) {
+            thread_t{op, out_ops, in_ops, call.tile}.unstage(place, smem, t);
+          }
+        }
       }
       return "tile rank " + std::to_string(call.tile.rank) + " b " + std::to_string(call.tile.b) + " tiles " +
              std::to_string(call.tile.tiles) + " smem " + std::to_string(call.smem_bytes) +
-             (call.tile.vector_tiles ? " vector_tiles split " + std::to_string(call.tile.stage_split) : "");
+             (call.tile.vector_tiles ? " vector_tiles split " + std::to_string(call.tile.stage_split) : "") +
+             (call.tile.staged_outputs ? " staged outputs" : "");
     }
   }
   if (call.plan.vec > 1) {

@@ -10,7 +10,8 @@
 // while the one before ends), its counter back at zero after them; graphs replayed with inputs whose
 // maximum falls (a combining target would keep the old one); N-dimensional launches (a broadcast bias, a
 // transposed read, a strided output) with ew's grid and with one block a SM, so that every kernel's blocks
-// loop over their work; and a launch the checks refuse leaving the location as it was. Inputs random,
+// loop over their work; the FP8 cast-transpose with amax (two output layouts); and a launch the checks
+// refuse leaving the location as it was. Inputs random,
 // outputs poisoned.
 
 #include <algorithm>
@@ -324,6 +325,67 @@ void check_nd_overwrite(const char* what) {
 TEST_CASE("reduce_overwrite: N-dimensional launches, every kernel, capped grids", "[reduce_overwrite]") {
   check_nd_overwrite<ew::default_policy>("ew's policy");
   check_nd_overwrite<one_block_a_sm>("one block a SM");
+}
+
+namespace {
+/// `(x * s, x * s, x)`: the cast-transpose's op, the last part reduced with amax.
+template <class T>
+struct ow_cast_transpose {
+  float scale;
+  EW_HD cuda::std::tuple<float, float, float> operator()(T x) const {
+    const float v = ew::convert<float>(x);
+    return {v * scale, v * scale, v};
+  }
+};
+
+template <class T>
+void check_cast_transpose(std::int64_t M, std::int64_t N, std::uint64_t seed) {
+  INFO("M " << M << " N " << N);
+  const std::size_t n = static_cast<std::size_t>(M * N);
+  const std::vector<T> x = random_inputs<T>(n, seed, -4.0f, 4.0f);
+  device_array<T> dx(n);
+  dx.upload(x);
+  device_array<__nv_fp8_e4m3> dy(n), dyt(n);
+  dy.poison();
+  dyt.poison();
+  device_scalar<float> am;
+  am.set(NAN);
+  device_workspace ws;
+  const float scale = 100.0f;
+  const ew::extents e{M, N};
+  EW_REQUIRE_CUDA(ew::elementwise(
+      ow_cast_transpose<T>{scale}, e,
+      ew::out(ew::strided(dy.data(), e, ew::strides{N, 1}), ew::strided(dyt.data(), e, ew::strides{1, M}),
+              ew::reduce_overwrite<ew::reduction::amax>(am.p(), ws.p())),
+      ew::in(static_cast<const T*>(dx.data())), 0));
+  EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+  REQUIRE(dy.guards_intact());
+  REQUIRE(dyt.guards_intact());
+  const auto y = dy.download();
+  const auto yt = dyt.download();
+  std::size_t wrong = 0;
+  float want_amax = 0.0f;
+  for (std::int64_t i = 0; i < M; ++i) {
+    for (std::int64_t j = 0; j < N; ++j) {
+      const float v = host_float(x[static_cast<std::size_t>(i * N + j)]);
+      want_amax = std::max(want_amax, std::fabs(v));
+      const unsigned char want = ew::convert<__nv_fp8_e4m3>(v * scale).__x;
+      wrong += y[static_cast<std::size_t>(i * N + j)].__x != want;
+      wrong += yt[static_cast<std::size_t>(j * M + i)].__x != want;
+    }
+  }
+  CHECK(wrong == 0);
+  CHECK(am.get() == want_amax);
+  CHECK(ws.arrived() == 0);
+}
+}  // namespace
+
+TEST_CASE("reduce_overwrite: FP8 cast-transpose with amax in one launch (fp8_cast_transpose_fused)",
+          "[reduce_overwrite]") {
+  check_cast_transpose<float>(1031, 2053, base_seed() + 71);
+  check_cast_transpose<__nv_bfloat16>(1031, 2053, base_seed() + 72);
+  check_cast_transpose<float>(4096, 4096, base_seed() + 73);
+  check_cast_transpose<__nv_bfloat16>(1, 777, base_seed() + 74);
 }
 
 TEST_CASE("reduce_overwrite: a refused launch leaves the location as it was", "[reduce_overwrite]") {

@@ -323,6 +323,84 @@ TEST_CASE("N-d kernel body on the host: a bias over [rows, cols] at every pitch 
 }
 
 namespace {
+/// `(x * 2, x * 2)` as float: one value for two FP8 outputs of different layouts.
+template <class T>
+struct twice_to_both {
+  EW_HD cuda::std::tuple<float, float> operator()(T x) const {
+    const float v = ew::convert<float>(x) * 2.0f;
+    return {v, v};
+  }
+};
+
+/// The cast-transpose of an [M, N] x of `T` into y and yt (yt `off` bytes past a 16-byte boundary),
+/// simulated; checks every code, every store and the bytes around yt.
+template <class T>
+void check_cast_transpose(std::int64_t M, std::int64_t N, std::size_t off) {
+  buffer<T> x(M * N + 8);
+  std::mt19937_64 rng(static_cast<std::uint64_t>(M * 1000 + N));
+  std::uniform_real_distribution<float> d(-200.0f, 200.0f);
+  for (std::int64_t i = 0; i < M * N; ++i) x.base[i] = ew::convert<T>(d(rng));
+  std::vector<__nv_fp8_e4m3> y(static_cast<std::size_t>(M * N)),
+      yt_store(static_cast<std::size_t>(M * N) + 32);
+  __nv_fp8_e4m3* yt = yt_store.data() + 16 + off;
+  std::memset(static_cast<void*>(y.data()), ew_test::poison_byte, y.size());
+  std::memset(static_cast<void*>(yt_store.data()), ew_test::poison_byte, yt_store.size());
+  const ew::extents e{M, N};
+  access_log log;
+  current_log = &log;
+  ew::detail::host_access_observer = &observe;
+  const std::string path =
+      simulate(twice_to_both<T>{}, e,
+               cuda::std::make_tuple(ew::strided(y.data(), e, ew::strides{N, 1}),
+                                     ew::strided(yt, e, ew::strides{1, M})),
+               cuda::std::make_tuple(ew::strided(static_cast<const T*>(x.base), e, ew::strides{N, 1})));
+  ew::detail::host_access_observer = nullptr;
+  INFO("M " << M << " N " << N << " yt offset " << off << " path " << path);
+  if (M > 1 && N > 1) CHECK(path.find("staged outputs") != std::string::npos);
+  std::size_t wrong = 0;
+  for (std::int64_t i = 0; i < M; ++i) {
+    for (std::int64_t j = 0; j < N; ++j) {
+      const unsigned char want = ew::convert<__nv_fp8_e4m3>(ew::convert<float>(x.base[i * N + j]) * 2.0f).__x;
+      wrong += y[static_cast<std::size_t>(i * N + j)].__x != want;
+      wrong += yt[j * M + i].__x != want;
+    }
+  }
+  CHECK(wrong == 0);
+  std::size_t outside = 0, twice = 0;
+  const auto y0 = reinterpret_cast<std::uintptr_t>(y.data()), yt0 = reinterpret_cast<std::uintptr_t>(yt);
+  const auto total = static_cast<std::uintptr_t>(M * N);
+  for (const auto& [addr, n] : log.stores) {
+    twice += n != 1;
+    outside += !((addr >= y0 && addr < y0 + total) || (addr >= yt0 && addr < yt0 + total));
+  }
+  CHECK(outside == 0);
+  CHECK(twice == 0);
+  CHECK(log.stores.size() == static_cast<std::size_t>(2 * M * N));
+  CHECK(log.misaligned == 0);
+  std::size_t padding = 0;  // the bytes around yt keep the poison
+  for (std::size_t b = 0; b < 16 + off; ++b) padding += yt_store[b].__x != ew_test::poison_byte;
+  for (std::size_t b = 16 + off + static_cast<std::size_t>(M * N); b < yt_store.size(); ++b)
+    padding += yt_store[b].__x != ew_test::poison_byte;
+  CHECK(padding == 0);
+}
+}  // namespace
+
+TEST_CASE("N-d kernel body on the host: two outputs of different layouts (a cast-transpose)", "[nd]") {
+  // y[M, N] row-major and yt[N, M], its transpose, from one x: what Transformer Engine's
+  // fp8_cast_transpose_fused writes. The tile kernel stages yt's tiles through shared memory and stores
+  // them along its rows: full tiles, edge tiles (96 = 64 + 32), and with yt one byte off its alignment the
+  // general path; float x (4 elements a vector) and bf16 x (8).
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {
+      {64, 96}, {33, 17}, {1, 40}, {40, 1}, {128, 192}, {130, 67}, {256, 64}, {96, 96}, {160, 48}};
+  for (const auto& mn : shapes) {
+    for (std::size_t off : {0u, 1u}) {
+      check_cast_transpose<float>(mn.first, mn.second, off);
+      check_cast_transpose<__nv_bfloat16>(mn.first, mn.second, off);
+    }
+  }
+}
+
+namespace {
 
 /// Fake device addresses: the checks never dereference them, and none of these calls gets to a device.
 float* fake(std::uintptr_t a) { return reinterpret_cast<float*>(a); }

@@ -133,10 +133,11 @@ tile_uniform<decltype(input_arg<A>::to_1d(cuda::std::declval<A>()))> to_tile(con
                                                                              int) {
   return {input_arg<A>::to_1d(a)};
 }
-/// The tile kernel's operand for output `k`.
+/// The tile kernel's operand for output `k`: staged (`smem >= 0`, a transposed output, contiguous along
+/// `b`) or written along `a`.
 template <int R, int K, class A>
-auto to_tile_output(const A& o, const nd_shape<R, K>& c, int k, int b) {
-  return make_tile_array(to_contiguous(o), c, k, b, -1);
+auto to_tile_output(const A& o, const nd_shape<R, K>& c, int k, int b, int smem) {
+  return make_tile_array(to_contiguous(o), c, k, b, smem);
 }
 
 /// Row of the strided-operand table for each input (-1 for an operand without strides): after the

@@ -74,9 +74,30 @@ EW_HD bool padded_row_major(const nd_shape<R, K>& s, int k) {
   return true;
 }
 
+/// The dimension other than the innermost along which operand `k` of `s` is contiguous (stride 1, extent
+/// above 1), or -1.
+template <int R, int K>
+EW_HD int unit_dimension(const nd_shape<R, K>& s, int k) {
+  int unit = -1;
+  for (int d = 0; d < s.rank - 1; ++d) {
+    if (s.stride[k][d] == 1 && s.extent[d] > 1) unit = d;
+  }
+  return unit;
+}
+
+/// Whether output `k` (not the first) of `s` is transposed against the first: contiguous along another
+/// dimension than the innermost (`unit_dimension`), which the tile kernel stages through shared memory
+/// (a cast-transpose's second output).
+template <int R, int K>
+EW_HD bool transposed_output(const nd_shape<R, K>& s, int k) {
+  const std::int64_t inner = s.stride[k][s.rank - 1];
+  return k > 0 && s.rank >= 2 && inner != 0 && inner != 1 && unit_dimension(s, k) >= 0;
+}
+
 /// The kernel for coalesced shape `s` whose operands `0..num_out-1` are the outputs and whose array inputs
 /// are marked in `array` (the index is not: it reads no memory). `vec` is the launch's vector width.
-/// For the tile kernel, `b` is set to the dimension along which every permuted input is contiguous.
+/// For the tile kernel, `b` is set to the dimension along which every permuted input and every transposed
+/// output (`transposed_output`) is contiguous.
 template <int R, int K>
 EW_HD nd_path choose_nd_path(const nd_shape<R, K>& s, int num_out, const bool (&array)[K], int vec, int& b) {
   b = -1;
@@ -84,21 +105,26 @@ EW_HD nd_path choose_nd_path(const nd_shape<R, K>& s, int num_out, const bool (&
   bool contiguous = s.rank == 1;
   for (int k = 0; contiguous && k < K; ++k) contiguous = s.stride[k][0] == 1;
   if (contiguous) return nd_path::contiguous;
-  // Dense outputs; or padded ones, all laid out as the first, for the vector-row kernel.
-  bool dense = true;
-  for (int k = 0; k < num_out; ++k) dense = dense && dense_row_major(s, k);
+  // Dense outputs, transposed ones beside them; or padded ones, all laid out as the first, for the
+  // vector-row kernel.
+  bool dense = true, transposed = false;
+  for (int k = 0; k < num_out; ++k) {
+    if (transposed_output(s, k)) {
+      transposed = true;
+    } else {
+      dense = dense && dense_row_major(s, k);
+    }
+  }
   for (int k = 0; !dense && k < num_out; ++k) {
-    if (!padded_row_major(s, k) || !same_strides_as(s, k, 0)) return nd_path::rows;
+    if (transposed || !padded_row_major(s, k) || !same_strides_as(s, k, 0)) return nd_path::rows;
   }
   bool permuted = false, tileable = vec > 1 && s.rank >= 2;
-  for (int k = num_out; k < K; ++k) {
+  for (int k = 0; k < K; ++k) {
+    if (k < num_out ? !transposed_output(s, k) : !array[k]) continue;
     const std::int64_t inner = s.stride[k][last];
-    if (!array[k] || inner == 0 || inner == 1) continue;
+    if (inner == 0 || inner == 1) continue;
     permuted = true;
-    int unit = -1;  // the dimension of stride 1
-    for (int d = 0; d < last; ++d) {
-      if (s.stride[k][d] == 1 && s.extent[d] > 1) unit = d;
-    }
+    const int unit = unit_dimension(s, k);
     if (unit < 0 || (b >= 0 && unit != b)) tileable = false;
     b = unit;
   }

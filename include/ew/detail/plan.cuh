@@ -62,8 +62,8 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   nd_path path = nd_path::rows;
   /// The N-dimensional kernel's plan (`path == rows`).
   nd_plan<R> plan{};
-  /// The tile kernel's plan, the dimension its staged inputs run along, and each strided operand's byte
-  /// offset in its shared memory (-1: not staged).
+  /// The tile kernel's plan, the dimension its staged inputs (and transposed outputs) run along, and each
+  /// strided operand's byte offset in its shared memory (-1: not staged; outputs first).
   tile_plan<R> tile{};
   int tile_b = -1;
   int smem_offset[num_ops] = {};
@@ -217,14 +217,34 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       }
     };
     (stage(static_cast<In*>(nullptr)), ...);
+    // Transposed outputs (nd_paths.cuh, `transposed_output`): staged too, their tiles written through
+    // shared memory with 16-byte stores along `b` (the vector paths take only whole ones).
+    bool staged_outputs_whole = true;
+    int o = 0;
+    auto stage_output = [&](auto* a) {
+      using T = output_value_t<cuda::std::remove_pointer_t<decltype(a)>>;
+      const int k = o++;
+      if (transposed_output(shape, k)) {
+        smem_offset[k] = static_cast<int>(smem_bytes);
+        smem_bytes += tile_stage_bytes<T, tile_side>;
+        constexpr int v = staged_layout<T, tile_side>::stage_vec;
+        staged_outputs_whole = staged_outputs_whole && takes_vectors(k, v, tile_b) && extent_b % v == 0;
+        tile.staged_outputs = true;
+      }
+    };
+    tile.staged_outputs = false;
+    (stage_output(static_cast<Out*>(nullptr)), ...);
     if (smem_bytes > tile_smem_limit) {
       path = nd_path::rows;
       return;
     }
+    const bool staged_outputs = tile.staged_outputs;
     tile = make_tile_plan(shape, tile_b, tile_side, S::value.tile_group);
-    bool vector_tiles = (whole || halves) && extent_a % Vec == 0;
-    for (int k = 0; k < num_out; ++k)
-      vector_tiles = vector_tiles && takes_vectors(k, Vec, last_dimension(shape));
+    tile.staged_outputs = staged_outputs;
+    bool vector_tiles = (whole || halves) && staged_outputs_whole && extent_a % Vec == 0;
+    for (int k = 0; k < num_out; ++k) {
+      vector_tiles = vector_tiles && (smem_offset[k] >= 0 || takes_vectors(k, Vec, last_dimension(shape)));
+    }
     for (int k = 0; k < num_ops; ++k) vector_tiles = vector_tiles && (ops[k].affine || tile_fits_31_bits(k));
     tile.vector_tiles = vector_tiles;
     tile.stage_split = whole ? 1 : 2;
@@ -288,7 +308,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   template <std::size_t... O>
   auto tile_out_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<O...>) const {
     return cuda::std::make_tuple(
-        to_tile_output(cuda::std::get<O>(outs), shape, static_cast<int>(O), tile_b)...);
+        to_tile_output(cuda::std::get<O>(outs), shape, static_cast<int>(O), tile_b, smem_offset[O])...);
   }
   template <std::size_t... O>
   auto out_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<O...>) const {

@@ -72,9 +72,10 @@ struct tile_thread {
     }
   }
 
-  /// Phase 2 of the tile at `q`: the outputs, from the staged tiles and the other inputs.
+  /// Phase 2 of the tile at `q`: the outputs, from the staged tiles and the other inputs; a transposed
+  /// output's tile into its staged tile in `smem`.
 #pragma nv_exec_check_disable
-  EW_HD void compute(const tile_place<R>& q, const unsigned char* smem, int thread) {
+  EW_HD void compute(const tile_place<R>& q, unsigned char* smem, int thread) {
     const unsigned t = static_cast<unsigned>(thread);
     constexpr auto ins_seq = cuda::std::make_index_sequence<num_in>{};
     constexpr auto outs_seq = cuda::std::make_index_sequence<num_out>{};
@@ -87,6 +88,23 @@ struct tile_thread {
         break;
       default:
         compute_impl<tile_path::general>(q, smem, t, ins_seq, outs_seq);
+    }
+  }
+
+  /// Phase 3 of the tile at `q` (`tile_plan::staged_outputs`): each transposed output's staged tile to
+  /// memory (`unstage_tile`).
+#pragma nv_exec_check_disable
+  EW_HD void unstage(const tile_place<R>& q, const unsigned char* smem, int thread) {
+    const unsigned t = static_cast<unsigned>(thread);
+    switch (path_of(q)) {
+      case tile_path::vector_full:
+        unstage_all<tile_path::vector_full>(q, smem, t);
+        break;
+      case tile_path::vector_edge:
+        unstage_all<tile_path::vector_edge>(q, smem, t);
+        break;
+      default:
+        unstage_all<tile_path::general>(q, smem, t);
     }
   }
 
@@ -107,6 +125,12 @@ struct tile_thread {
   }
   template <tile_path Path, int Split, class In>
   EW_HD void stage_one(const In&, const tile_place<R>&, unsigned char*, unsigned) {}
+#pragma nv_exec_check_disable
+  template <tile_path Path>
+  EW_HD void unstage_all(const tile_place<R>& q, const unsigned char* smem, unsigned t) {
+    cuda::std::apply(
+        [&](const auto&... out) { (unstage_tile<Path, side, threads>(out, q, p, smem, t), ...); }, outs);
+  }
   template <tile_path Path, int Split, class T>
   EW_HD void stage_one(const tile_array<const T, R>& in, const tile_place<R>& q, unsigned char* smem,
                        unsigned thread) {
@@ -201,7 +225,7 @@ struct tile_thread {
 
 #pragma nv_exec_check_disable
   template <tile_path Path, std::size_t... I, std::size_t... O>
-  EW_HD void compute_impl(const tile_place<R>& q, const unsigned char* smem, unsigned thread,
+  EW_HD void compute_impl(const tile_place<R>& q, unsigned char* smem, unsigned thread,
                           cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
     const auto& coord = q.coord;
     const std::int64_t a0 = q.a0, b0 = q.b0;
@@ -233,7 +257,8 @@ struct tile_thread {
                ...);
             }
           }
-          (write<Path>(cuda::std::get<O>(outs), out_base[O], c.bl, c.al, c.n, cuda::std::get<O>(results)),
+          (write<Path>(cuda::std::get<O>(outs), out_base[O], smem, c.bl, c.al, c.n,
+                       cuda::std::get<O>(results)),
            ...);
         }
       }
@@ -256,8 +281,24 @@ struct tile_thread {
   }
 
   template <tile_path Path, class T>
-  EW_HD void write(const tile_array<T, R>& o, std::int64_t base, unsigned bl, unsigned al, int n,
-                   const vector_word<T, Vec>& w) const {
+  EW_HD void write(const tile_array<T, R>& o, std::int64_t base, unsigned char* smem, unsigned bl,
+                   unsigned al, int n, const vector_word<T, Vec>& w) const {
+    if (o.smem >=
+        0) {  // a transposed output: into its staged tile, as a staged input lies (phase 3 stores it)
+      using L = staged_layout<T, side>;
+      unsigned char* tile = smem + o.smem;
+      if constexpr (uses_word_v<T, Vec> && Vec % L::pack == 0 && sizeof(T) * Vec <= 16) {
+        if (n == Vec) {
+          smem_put(tile + L::byte_offset(bl, al), w.word);
+          return;
+        }
+      }
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; ++j) {
+        if (j < n) smem_put(tile + L::byte_offset(bl, al + static_cast<unsigned>(j)), w.elements.v[j]);
+      }
+      return;
+    }
     if constexpr (Path != tile_path::general) {  // `vector_tiles`: aligned, whole vectors, 32-bit offsets
       store_vector<Vec>(o.ptr + base + (static_cast<int>(bl) * static_cast<int>(o.b) + static_cast<int>(al)),
                         w);
@@ -296,6 +337,10 @@ EW_KERNEL void __launch_bounds__(Shape::value.block_threads, Shape::value.min_bl
       __syncthreads();
       t.compute(q, ew_tile_smem, static_cast<int>(threadIdx.x));
       __syncthreads();
+      if (p.staged_outputs) {  // transposed outputs, from shared memory
+        t.unstage(q, ew_tile_smem, static_cast<int>(threadIdx.x));
+        __syncthreads();
+      }
     }
   };
   if constexpr (has_side_reductions_v<Op>) {

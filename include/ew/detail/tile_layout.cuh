@@ -52,6 +52,9 @@ struct tile_plan {
   /// rows are whole half vectors only (a [2^14, 1000] bytes input: rows of 1000 bytes), which then takes
   /// 8-byte loads instead of the general path's tests and element loads.
   int stage_split = 1;
+  /// Some output is transposed (contiguous along `b`): the kernel writes its tile through shared memory in
+  /// a third phase (`tile_thread::unstage`).
+  bool staged_outputs = false;
 };
 
 /// The paths a tile of the tile kernel takes (`tile_thread::path_of`): no tests (a whole tile of a

@@ -158,5 +158,73 @@ EW_HD void stage_tile(const tile_array<const T, R>& in, const tile_place<R>& q, 
   }
 }
 
+/// Phase 3 of a tile block's thread `thread` for one staged output `out` (`out.smem >= 0`, transposed:
+/// contiguous along `b`; others were written in phase 2) of the tile at `q` of plan `p`: the mirror of
+/// `stage_tile`. Each of the thread's slots reads `stage_vec` words of its column from rows `b` on of the
+/// staged tile (phase 2 stored them there, laid out as a staged input's), splits each word into its `pack`
+/// elements along `a`, and stores the `pack` vectors along `b` to memory with 16-byte stores (the vector
+/// paths: `tile_plan::vector_tiles` says they are whole there), or element by element where a vector is
+/// cut by the tile's edge or misaligned (the general path).
+template <tile_path Path, int Side, int Threads, class T, int R>
+EW_HD void unstage_tile(const tile_array<T, R>& out, const tile_place<R>& q, const tile_plan<R>& p,
+                        const unsigned char* smem, unsigned thread) {
+  constexpr int side = Side, threads = Threads;
+  if (out.smem < 0) return;
+  using L = staged_layout<T, side>;
+  constexpr int v = L::stage_vec, pack = L::pack;
+  constexpr unsigned slots = L::slots;
+  constexpr int per_thread = (L::slots + threads - 1) / threads;
+  constexpr bool every_slot = L::slots % threads == 0;
+  constexpr bool vector = Path != tile_path::general, full = Path == tile_path::vector_full;
+  const int na = full ? side : q.na, nb = full ? side : q.nb;
+  const unsigned char* tile = smem + out.smem;
+  T* base = out.ptr + row_offset(out.stride, q.coord, p.rank) + q.a0 * out.a + q.b0;
+  EW_DETAIL_UNROLL
+  for (int k = 0; k < per_thread; ++k) {
+    const unsigned s = thread + static_cast<unsigned>(k * threads);
+    if (!(full && every_slot) && s >= slots) continue;
+    unsigned w = 0, c = 0;
+    L::stage_slot(s, w, c);
+    const int bl = static_cast<int>(c) * v;
+    if (!full && (static_cast<int>(w) * pack >= na || bl >= nb)) continue;
+    vector_word<T, v> x[pack];
+    // Rows bl to bl + v - 1 share their swizzle (`staged_layout`): one address, and constant steps.
+    const unsigned char* row0 = tile + L::word_index(static_cast<unsigned>(bl), w) * L::word_bytes;
+    EW_DETAIL_UNROLL
+    for (int j = 0; j < v; ++j) {
+      const unsigned char* at = row0 + j * (L::row_words * L::word_bytes);
+      if constexpr (pack > 1) {
+        vector_word<T, pack> u;
+        u.word = smem_get<decltype(u.word)>(at);
+        EW_DETAIL_UNROLL
+        for (int r = 0; r < pack; ++r) x[r].elements.v[j] = u.elements.v[r];
+      } else {
+        x[0].elements.v[j] = smem_get<T>(at);
+      }
+    }
+    EW_DETAIL_UNROLL
+    for (int r = 0; r < pack; ++r) {
+      const int al = static_cast<int>(w) * pack + r;
+      if (!full && al >= na) continue;
+      if (vector) {  // whole, aligned vectors along `b`, offsets in 32 bits
+        store_vector<v>(base + (al * static_cast<int>(out.a) + bl), x[r]);
+      } else {
+        T* at = base + al * out.a + bl;
+        if (bl + v <= nb && reinterpret_cast<std::uintptr_t>(at) % (sizeof(T) * v) == 0) {
+          store_vector<v>(at, x[r]);
+        } else {
+          EW_DETAIL_UNROLL
+          for (int j = 0; j < v; ++j) {
+            if (bl + j < nb) {
+              observe_access(at + j, sizeof(T), true);
+              at[j] = x[r].elements.v[j];
+            }
+          }
+        }
+      }
+    }
+  }
+}
+
 }  // namespace detail
 }  // namespace ew
