@@ -105,6 +105,17 @@ def exact(name, got, want):
     return None if g == w else f"{name}: {g!r}, want {w!r}"
 
 
+def add_relu_ref(impls, call, x, keep):
+    """ew's 1-D relu over x into a buffer of its own, as impls["ew_1d_relu"] (a cell's bar); its name."""
+    y = torch.empty_like(x)
+    keep.append(y)
+    relu = call("relu", y.data_ptr(), x.data_ptr(), x.numel())
+    impls["ew_1d_relu"] = Impl(relu, 2 * x.numel() * x.element_size(),
+                               lambda: (poisoned(y), relu(), torch.cuda.synchronize(),
+                                        None if torch.equal(y, torch.clamp_min(x, 0.0)) else "relu differs")[-1])
+    return "ew_1d_relu"
+
+
 def build_cell(spec, lib, stream, gen, mode):
     """Inputs, outputs and each implementation (call, bytes, check) of one cell."""
     op, t, shape = spec
@@ -207,13 +218,7 @@ def build_cell(spec, lib, stream, gen, mode):
         keep.append(y)
         drop = call("dropout", y.data_ptr(), x.data_ptr(), n, P, DROP_SEED, DROP_OFFSET)
         impls["ew"] = Impl(drop, nbytes, dropout_check(lambda: (poisoned(y), drop(), y)[2]))
-        y2 = torch.empty_like(x)
-        keep.append(y2)
-        relu = call("relu", y2.data_ptr(), x.data_ptr(), n)
-        impls["ew_1d_relu"] = Impl(relu, 2 * n * size, lambda: (
-            poisoned(y2), relu(), torch.cuda.synchronize(),
-            None if torch.equal(y2, torch.clamp_min(x, 0.0)) else "relu differs")[-1])
-        ref = "ew_1d_relu"
+        ref = add_relu_ref(impls, call, x, keep)
     elif op in ("amax", "sum"):
         nbytes = n * size
         if op == "amax":
@@ -261,13 +266,7 @@ def build_cell(spec, lib, stream, gen, mode):
             return f"{k} of {n} beyond 2 ulp of gelu(x + b)" if k else None
         for name, fn in fns.items():
             impls[name] = Impl(fn, nbytes, lambda fn=fn, y=outs[name]: gelu_check(fn, y))
-        y2 = torch.empty_like(x)
-        keep.append(y2)
-        relu = call("relu", y2.data_ptr(), x.data_ptr(), n)
-        impls["ew_1d_relu"] = Impl(relu, 2 * n * size, lambda: (
-            poisoned(y2), relu(), torch.cuda.synchronize(),
-            None if torch.equal(y2, torch.clamp_min(x, 0.0)) else "relu differs")[-1])
-        ref = "ew_1d_relu"
+        ref = add_relu_ref(impls, call, x, keep)
     return {"impls": impls, "ref": ref, "keep": keep, "elements": n}
 
 

@@ -4,6 +4,9 @@
 // GPU test helpers for the side-reduction tests (test code only): the FP8 scaling step's op, random inputs
 // of any element type, and a device scalar read back.
 
+#include <algorithm>
+#include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <random>
 #include <vector>
@@ -38,6 +41,21 @@ std::vector<T> random_inputs(std::size_t n, std::uint64_t seed, float lo = -300.
 template <class T>
 float host_float(T x) {
   return ew::convert<float>(x);
+}
+
+/// How many of the FP8 codes `y` are not e4m3(x * scale) by the host's conversion (cuda_fp8.h's bit
+/// manipulation, which the FP8 tests check against the reference over every rounding case; the
+/// reference's search would take minutes at 2^24); `amax` gets max |x|.
+template <class Y, class T>
+std::size_t wrong_fp8_codes(const std::vector<Y>& y, const std::vector<T>& x, float scale, float& amax) {
+  amax = 0.0f;
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const float v = host_float(x[i]);
+    amax = std::max(amax, std::fabs(v));
+    wrong += y[i].__x != ew::convert<__nv_fp8_e4m3>(v * scale).__x;
+  }
+  return wrong;
 }
 
 /// A device scalar, read back.
