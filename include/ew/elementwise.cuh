@@ -49,7 +49,8 @@ inline constexpr int vec_auto = 0;
 ///                  compile time). Element types of other sizes (`float3`, 12 bytes; structs over 16 bytes)
 ///                  work too, on the scalar path: `vec_auto` picks it, and a `VecWidth` over 1 is rejected.
 /// @param op     The functor.
-/// @param n      Number of elements, 64-bit. `n == 0` launches nothing and returns cudaSuccess.
+/// @param n      Number of elements, 64-bit. `n == 0` launches nothing and returns cudaSuccess, except with
+///               `ew::reduce_overwrite` outputs: one thread then stores the reduction's identity there.
 /// @param out    The output pointer, or `ew::out(p, q, ...)` for several; among them side reductions,
 ///               `ew::reduce_into<R>(p)` (reduce.cuh), which reduce their part of the result into `*p`.
 /// @param in     The input pointer, or `ew::in(a, b, ...)` for several; element types may differ from the

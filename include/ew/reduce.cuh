@@ -34,8 +34,10 @@
 /// launch), combines the partials in a fixed order and stores the result. Nothing is allocated, no extra
 /// launch runs, graph capture and replay work, and every reduction is deterministic run to run, a floating
 /// `sum` included: the same launch (the same sizes, the pointers at the same alignment) on the same device
-/// adds in the same order. A launch of no elements launches nothing and leaves `*p` as it was, as every
-/// empty ew launch does.
+/// adds in the same order. A launch of no elements (an empty tensor, an expert with no tokens) stores the
+/// reduction's identity, the reduction of no values (`max`: -inf, `min`: +inf, `amax` and `sum`: 0), with
+/// a kernel of one thread: `*p` never holds a value left from an earlier launch. (An empty launch leaves
+/// `ew::reduce_into` targets as they are, and launches nothing when it has no overwrite target.)
 
 #include <cstdint>
 

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -251,6 +252,78 @@ TEST_CASE("reduce_overwrite: graphs replayed with falling maxima, no reset node"
   }
   cudaGraphExecDestroy(exec);
   cudaGraphDestroy(graph);
+}
+
+TEST_CASE("reduce_overwrite: a launch of no elements stores the identity, 1-D and N-d, direct and in a graph",
+          "[reduce_overwrite]") {
+  // An empty expert's tokens, an empty tensor: the overwrite locations hold the reduction of no values (max
+  // -inf, min +inf, amax and sum 0), never what an earlier launch left; an ew::reduce_into location keeps its
+  // value. The arrays of an empty launch may be null.
+  device_workspace ws1, ws2, ws3;
+  device_scalar<float> mx, mn, am;
+  device_scalar<std::int64_t> total;
+  const auto set_garbage = [&] {
+    mx.set(123.0f);
+    mn.set(-5.0f);
+    am.set(77.0f);
+    total.set(4242);
+  };
+  const auto outs = ew::out(ew::reduce_overwrite<ew::reduction::max>(mx.p(), ws1.p()),
+                            ew::reduce_overwrite<ew::reduction::min>(mn.p(), ws2.p()),
+                            ew::reduce_into<ew::reduction::amax>(am.p()),
+                            ew::reduce_overwrite<ew::reduction::sum>(total.p(), ws3.p()));
+  const auto check_identities = [&](const char* what) {
+    INFO(what);
+    CHECK(mx.get() == -std::numeric_limits<float>::infinity());
+    CHECK(mn.get() == std::numeric_limits<float>::infinity());
+    CHECK(am.get() == 77.0f);
+    CHECK(total.get() == 0);
+    CHECK(ws1.arrived() == 0);
+  };
+  set_garbage();
+  EW_REQUIRE_CUDA(ew::elementwise(ow_keep4{}, 0, outs, static_cast<const float*>(nullptr)));
+  EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+  check_identities("1-D, n = 0");
+  // N-dimensional, an extent of 0: an array output (null) beside the targets.
+  set_garbage();
+  device_scalar<float> amax_nd;
+  amax_nd.set(9.0f);
+  device_workspace ws4;
+  EW_REQUIRE_CUDA(ew::elementwise(
+      ow_bias_keep{}, ew::extents{0, 64},
+      ew::out(static_cast<float*>(nullptr), ew::reduce_overwrite<ew::reduction::amax>(amax_nd.p(), ws4.p())),
+      ew::in(static_cast<const float*>(nullptr), static_cast<const float*>(nullptr))));
+  EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+  CHECK(amax_nd.get() == 0.0f);
+  // Captured into a graph and replayed: the identity each replay.
+  test_stream stream;
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  EW_REQUIRE_CUDA(cudaStreamBeginCapture(stream.s, cudaStreamCaptureModeThreadLocal));
+  const cudaError_t launch =
+      ew::elementwise(ow_keep4{}, 0, outs, static_cast<const float*>(nullptr), stream.s);
+  EW_REQUIRE_CUDA(cudaStreamEndCapture(stream.s, &graph));
+  EW_REQUIRE_CUDA(launch);
+  EW_REQUIRE_CUDA(cudaGraphInstantiate(&exec, graph, 0));
+  for (int replay = 0; replay < 2; ++replay) {
+    set_garbage();
+    EW_REQUIRE_CUDA(cudaGraphLaunch(exec, stream.s));
+    EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+    check_identities("graph replay");
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  // A bad workspace is refused at n = 0 as at any n, and nothing is written.
+  set_garbage();
+  CHECK(ew::elementwise(ow_keep4{}, 0,
+                        ew::out(ew::reduce_overwrite<ew::reduction::max>(mx.p(), nullptr),
+                                ew::reduce_overwrite<ew::reduction::min>(mn.p(), ws2.p()),
+                                ew::reduce_into<ew::reduction::amax>(am.p()),
+                                ew::reduce_overwrite<ew::reduction::sum>(total.p(), ws3.p())),
+                        static_cast<const float*>(nullptr)) == cudaErrorInvalidValue);
+  EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+  CHECK(mx.get() == 123.0f);
+  CHECK(total.get() == 4242);
 }
 
 namespace {

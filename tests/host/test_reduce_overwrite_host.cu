@@ -296,6 +296,53 @@ TEST_CASE("reduce_overwrite: bad locations and workspaces are rejected before an
                       ew::strided(view_base, ew::extents{2, 4}, ew::strides{8, 1}));
   CHECK(std::string(ew::last_error_message()).find("ew::reduce_overwrite") == std::string::npos);
   (void)beside;
-  // An empty launch checks nothing and changes nothing.
-  CHECK(ew::elementwise(ew::abs<float>{}, 0, ew::reduce_overwrite<max>(&r, nullptr), x) == cudaSuccess);
+  // An empty launch writes its overwrite targets (the identity), so it checks them as any launch does; its
+  // arrays it does not check (an empty tensor's pointer may be null), 1-D and N-dimensional.
+  rejected(ew::elementwise(ew::abs<float>{}, 0, ew::reduce_overwrite<max>(&r, nullptr),
+                           static_cast<const float*>(nullptr)),
+           "ew::reduce_overwrite: null workspace");
+  rejected(ew::elementwise(keep_two{}, 0,
+                           ew::out(ew::reduce_into<max>(&r), ew::reduce_overwrite<sum>(&r, ws.get())), x),
+           "ew::reduce_overwrite: a reduction location or workspace overlaps another one");
+  rejected(ew::elementwise(keep_two{}, ew::extents{0, 4},
+                           ew::out(static_cast<float*>(nullptr), ew::reduce_overwrite<max>(&r, nullptr)),
+                           static_cast<const float*>(nullptr)),
+           "ew::reduce_overwrite: null workspace");
+  // With only ew::reduce_into targets an empty launch writes nothing, and checks nothing.
+  CHECK(ew::elementwise(ew::abs<float>{}, 0, ew::reduce_into<max>(static_cast<float*>(nullptr)), x) ==
+        cudaSuccess);
+}
+
+TEST_CASE("reduce_overwrite: a launch of no elements stores the identity into overwrite locations only",
+          "[reduce_overwrite]") {
+  // What overwrite_identity_kernel runs (one thread), on the host: each ew::reduce_overwrite location takes
+  // its reduction's identity, each ew::reduce_into location keeps what it held, no workspace changes.
+  using ew::reduction::amax;
+  using ew::reduction::max;
+  using ew::reduction::min;
+  using ew::reduction::sum;
+  float m = 12345.f, mn = -7.f, kept = 99.f;
+  std::int64_t total = 424242;
+  auto ws1 = zeroed_workspace();
+  auto ws2 = zeroed_workspace();
+  auto ws3 = zeroed_workspace();
+  ws2->partial[0] = 77;  // a leftover slot: not the empty launch's to change
+  float y = 5.f;
+  using outs_t = cuda::std::tuple<float*, ew::overwrite_target<max, float>, ew::overwrite_target<min, float>,
+                                  ew::reduce_target<amax, float>, ew::overwrite_target<sum, std::int64_t>>;
+  const outs_t outs{&y, ew::reduce_overwrite<max>(&m, ws1.get()), ew::reduce_overwrite<min>(&mn, ws2.get()),
+                    ew::reduce_into<amax>(&kept), ew::reduce_overwrite<sum>(&total, ws3.get())};
+  using split = ew::detail::side_split<twice_and_keep4, float*, ew::overwrite_target<max, float>,
+                                       ew::overwrite_target<min, float>, ew::reduce_target<amax, float>,
+                                       ew::overwrite_target<sum, std::int64_t>>;
+  const auto op = split::wrap(twice_and_keep4{}, outs);
+  STATIC_REQUIRE(ew::detail::has_overwrite_targets_v<std::decay_t<decltype(op)>>);
+  op.write_identities();
+  CHECK(m == -std::numeric_limits<float>::infinity());
+  CHECK(mn == std::numeric_limits<float>::infinity());
+  CHECK(kept == 99.f);
+  CHECK(total == 0);
+  CHECK(ws2->partial[0] == 77);
+  CHECK(ws1->arrived == 0);
+  CHECK(y == 5.f);
 }

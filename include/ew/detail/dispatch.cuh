@@ -21,6 +21,7 @@
 #include "op_traits.cuh"
 #include "operand.cuh"
 #include "partition.cuh"
+#include "side_reduction.cuh"
 #include "tuning.cuh"
 #include "validate.cuh"
 
@@ -69,6 +70,32 @@ cudaError_t launch_kernel(const launch_args& args, const Part& part, launch_shap
   if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone) err = cudaStreamSynchronize(stream);
   if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
 #endif
+  return fail(cudaSuccess, "");
+}
+
+/// A launch of no elements: nothing, or for an op with `ew::reduce_overwrite` targets one thread that stores
+/// the reductions' identities into their locations (`overwrite_identity_kernel`, side_reduction.cuh), since
+/// an overwrite target holds the reduction of the launch's values, of none too. Its targets were checked
+/// (overloads.cuh); the arrays of an empty launch are not (an empty tensor's pointer may be null).
+template <class Op>
+cudaError_t launch_empty(const Op& op, cudaStream_t stream) {
+  if constexpr (has_overwrite_targets_v<Op>) {
+    cudaLaunchConfig_t config{};
+    config.gridDim = dim3(1);
+    config.blockDim = dim3(1);
+    config.stream = stream;
+    cudaError_t err = cudaLaunchKernelEx(&config, &overwrite_identity_kernel<Op>, op);
+    if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+#if defined(EW_DEBUG_SYNC)
+    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+    err = cudaStreamIsCapturing(stream, &capture);
+    if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone) err = cudaStreamSynchronize(stream);
+    if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+#endif
+  } else {
+    (void)op;
+    (void)stream;
+  }
   return fail(cudaSuccess, "");
 }
 
@@ -192,7 +219,7 @@ cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...
                 "instead of n");
   static_assert(
       launch_static_checks<Vec, Unroll, Op, cuda::std::tuple<Out*...>, cuda::std::tuple<In...>>::ok);
-  if (n == 0) return fail(cudaSuccess, "");
+  if (n == 0) return launch_empty(op, stream);
 
   // Every pointer the launch reads or writes, outputs first: arrays, then the scalar operands' elements.
   constexpr int num_out = static_cast<int>(sizeof...(Out));

@@ -112,7 +112,7 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
   call.tile_smem_limit = tuning::tile_max_smem_bytes - side_reduction_static_smem<Op>;
   cudaError_t err = call.prepare(e, outs, ins, !has_side_reductions_v<Op>);
   if (err != cudaSuccess) return err;
-  if (call.elements == 0) return fail(cudaSuccess, "");
+  if (call.elements == 0) return launch_empty(op, stream);
   launch_args args{};
   err = current_launch_args(args);
   if (err != cudaSuccess) return err;

@@ -51,7 +51,9 @@ cudaError_t with_side_reductions(const Op& op, const cuda::std::tuple<Out...>& o
     return launch(op, outs);
   } else {
     using split = side_split<Op, Out...>;
-    if (count > 0) {
+    // An empty launch checks its targets only when it writes them (overwrite targets: dispatch.cuh's
+    // launch_empty); otherwise it checks nothing, as every empty ew launch.
+    if (count > 0 || has_overwrite_targets_v<decltype(split::wrap(op, outs))>) {
       pointer_info targets[split::num_locations];
       reduce_location kinds[split::num_locations];
       split::targets(outs, targets, kinds);

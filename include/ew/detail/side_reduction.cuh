@@ -25,6 +25,7 @@
 #include <nv/target>
 
 #include "../functor.cuh"
+#include "config.cuh"
 #include "op_traits.cuh"
 #include "operand.cuh"
 #include "config.cuh"
@@ -314,6 +315,11 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   /// The block's reduction and its atomics; every thread of the block calls it (device only).
   __device__ __forceinline__ void block_finish() const { block_all(cuda::std::index_sequence_for<Acc...>{}); }
 
+  /// What a launch of no elements does (`overwrite_identity_kernel`): each `ew::reduce_overwrite` location
+  /// takes the reduction's identity, the reduction of no values; `ew::reduce_into` ones keep their value
+  /// (combining the identity into them would change nothing). The workspaces are not touched.
+  EW_HD void write_identities() const { identities_all(cuda::std::index_sequence_for<Acc...>{}); }
+
   /// The host tests' end of simulated thread `thread` of block `block`: its partials combined into the
   /// `ew::reduce_into` targets, and into the block's workspace slot of the `ew::reduce_overwrite` ones
   /// (thread 0 first: it stores, the others combine).
@@ -352,6 +358,14 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   template <std::size_t... K>
   __device__ __forceinline__ void block_all(cuda::std::index_sequence<K...>) const {
     (block_one(cuda::std::get<K>(acc)), ...);
+  }
+  template <class Ac>
+  EW_HD static void identity_one(const Ac& a) {
+    if constexpr (Ac::overwrite) *a.target = Ac::reduction::template identity<typename Ac::value_type>();
+  }
+  template <std::size_t... K>
+  EW_HD void identities_all(cuda::std::index_sequence<K...>) const {
+    (identity_one(cuda::std::get<K>(acc)), ...);
   }
   template <class Rt, std::size_t... K>
   EW_HD void add_all(Rt& r, cuda::std::index_sequence<K...>) const {
@@ -451,6 +465,19 @@ EW_HD launch_shape side_reduction_shape(launch_shape shape, int sm_count,
   }
   return shape;
 }
+
+// Hidden visibility is ignored (nvcc warning 1407) for an op from an anonymous namespace, whose kernel
+// has internal linkage: intended, as for the element-wise kernels (kernel.cuh).
+#pragma nv_diagnostic push
+#pragma nv_diag_suppress 1407
+/// The kernel of a launch of no elements with `ew::reduce_overwrite` targets (one thread): the locations
+/// take the identity, so that an overwrite target always holds the reduction of the launch's values, also
+/// of none (an empty expert's tokens, an empty tensor), and never a value left from an earlier launch.
+template <class Op>
+EW_KERNEL void overwrite_identity_kernel(Op op) {
+  op.write_identities();
+}
+#pragma nv_diagnostic pop
 
 /// The kernel's end of a thread with side reductions: the block's reduction and atomics.
 template <class Op>
