@@ -32,6 +32,20 @@ namespace detail {
 // share definitions.
 inline namespace EW_DETAIL_CONFIG_NAMESPACE {
 
+/// What follows every launch that was accepted: with EW_DEBUG_SYNC, waiting for `stream` (unless it is being
+/// captured into a graph) and returning its error; cudaSuccess otherwise.
+inline cudaError_t after_launch(cudaStream_t stream) {
+#if defined(EW_DEBUG_SYNC)
+  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
+  cudaError_t err = cudaStreamIsCapturing(stream, &capture);
+  if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone) err = cudaStreamSynchronize(stream);
+  if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+#else
+  (void)stream;
+#endif
+  return fail(cudaSuccess, "");
+}
+
 /// Launches `Kernel` with plan `plan` (launch_shape.cuh), on a grid capped for side reductions.
 /// `Kernel(op, part, shape, outs, ins)`, of either kernel: 1-D (`Part` a `partition`) or N-dimensional
 /// (an `nd_plan`, nd_kernel.cuh).
@@ -64,13 +78,7 @@ cudaError_t launch_kernel(const launch_args& args, const Part& part, launch_shap
   }
   cudaError_t err = cudaLaunchKernelEx(&config, Kernel, op, part, shape, outs, ins);
   if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
-#if defined(EW_DEBUG_SYNC)
-  cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-  err = cudaStreamIsCapturing(stream, &capture);
-  if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone) err = cudaStreamSynchronize(stream);
-  if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
-#endif
-  return fail(cudaSuccess, "");
+  return after_launch(stream);
 }
 
 /// A launch of no elements: nothing, or for an op with `ew::reduce_overwrite` targets one thread that stores
@@ -84,19 +92,14 @@ cudaError_t launch_empty(const Op& op, cudaStream_t stream) {
     config.gridDim = dim3(1);
     config.blockDim = dim3(1);
     config.stream = stream;
-    cudaError_t err = cudaLaunchKernelEx(&config, &overwrite_identity_kernel<Op>, op);
+    const cudaError_t err = cudaLaunchKernelEx(&config, &overwrite_identity_kernel<Op>, op);
     if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
-#if defined(EW_DEBUG_SYNC)
-    cudaStreamCaptureStatus capture = cudaStreamCaptureStatusNone;
-    err = cudaStreamIsCapturing(stream, &capture);
-    if (err == cudaSuccess && capture == cudaStreamCaptureStatusNone) err = cudaStreamSynchronize(stream);
-    if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
-#endif
+    return after_launch(stream);
   } else {
     (void)op;
     (void)stream;
+    return fail(cudaSuccess, "");
   }
-  return fail(cudaSuccess, "");
 }
 
 /// The largest `sizeof` of `T...`. A fold rather than `cuda::std::max({sizeof(T)...})`: CCCL 3.0.1, the
