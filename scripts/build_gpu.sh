@@ -30,3 +30,9 @@ cp "$work/bench/libew_cells.so" "$bundle/bench/"
 { git rev-parse --short HEAD 2>/dev/null || echo unknown; } | tr -d '\n' >"$bundle/COMMIT"
 git diff --quiet HEAD -- 2>/dev/null || printf '+changes' >>"$bundle/COMMIT"
 du -sh "$bundle"
+# The whole bundle as one compressed file for the device tool, whose carry takes 64 MiB in all: the bundle
+# is about 90 MiB (ew_gpu_tests alone 39 MiB: sm_90 code and compute_80 PTX), its .tar.xz about 31 MiB
+# (2026-12-05). Carry build-gpu-carry/; gpu_check.sh unpacks it where the bundle's executables are missing.
+mkdir -p build-gpu-carry
+tar -C "$bundle" -cf - . | xz -T0 -3 >build-gpu-carry/bundle.tar.xz
+du -sh build-gpu-carry/bundle.tar.xz

@@ -42,6 +42,10 @@ step() {
   return $rc
 }
 
+# A bundle carried compressed (scripts/build_gpu.sh's build-gpu-carry/bundle.tar.xz) is unpacked first.
+if [ ! -x "$build/tests/ew_gpu_tests" ] && [ -f build-gpu-carry/bundle.tar.xz ]; then
+  mkdir -p "$build" && xz -dc build-gpu-carry/bundle.tar.xz | tar -C "$build" -xf - || status=1
+fi
 # The commit the build came from: build_gpu.sh's stamp, else this tree's HEAD.
 commit=$(cat "$build/COMMIT" 2>/dev/null || git rev-parse --short HEAD 2>/dev/null || echo unknown)
 say "ew gpu_check $(date -u +%FT%TZ) build=$build stages=[$stages]"
