@@ -25,7 +25,6 @@
 #include <nv/target>
 
 #include "../functor.cuh"
-#include "config.cuh"
 #include "op_traits.cuh"
 #include "operand.cuh"
 #include "config.cuh"
