@@ -25,7 +25,7 @@
 #include "last_error.cuh"
 #include "op_traits.cuh"
 #include "operand.cuh"
-#include "side_reduction.cuh"
+#include "side_split.cuh"
 #include "validate.cuh"
 
 namespace ew {

@@ -21,7 +21,7 @@
 #include "dispatch_nd.cuh"
 #include "index_mapped.cuh"
 #include "operand.cuh"
-#include "side_reduction.cuh"
+#include "side_split.cuh"
 #include "validate.cuh"
 
 namespace ew {
@@ -42,7 +42,7 @@ cudaError_t dispatch_policy(const Op& op, std::size_t n, const cuda::std::tuple<
 }
 
 /// Runs `launch(op, outs)` for a launch of `count` elements, after taking its `ew::reduce_into` outputs out
-/// of `outs` (side_reduction.cuh): with any, `op` is wrapped to reduce their parts and `outs` keeps only
+/// of `outs` (side_split.cuh): with any, `op` is wrapped to reduce their parts and `outs` keeps only
 /// the arrays, once the targets are checked against every operand (`ins` too).
 template <class Op, class... Out, class... In, class Launch>
 cudaError_t with_side_reductions(const Op& op, const cuda::std::tuple<Out...>& outs,

@@ -7,39 +7,30 @@
 /// folds the others into accumulators it carries: each GPU thread works on its own copy of the op (the
 /// kernels hold it by value), so the accumulators live in that thread's registers. After its elements a
 /// thread hands its copy back (`elementwise_grid_thread`, `nd_grid_thread`), and the kernel reduces the
-/// block's copies (`block_finish`: warp shuffles, one shared word per warp) into one atomic per block
-/// and reduction. An `ew::reduce_overwrite` target takes no atomic on the value: each block stores its
-/// partial in the workspace, and the last block to finish (a ticket counter, `atomicInc` wrapping back to
-/// zero) combines the partials in block order and overwrites the location (`block_overwrite`). Launches
-/// with side reductions have a capped grid whose blocks loop over tiles (`side_reduction_blocks`). The host
-/// tests fold each simulated thread's copy with `host_finish` and end the launch with `host_end`.
+/// block's copies (`block_finish`, block_reduce.cuh: warp shuffles, one shared word per warp) into one
+/// atomic per block and reduction. An `ew::reduce_overwrite` target takes no atomic on the value: each block
+/// stores its partial in the workspace, and the last block to finish (a ticket counter, `atomicInc` wrapping
+/// back to zero) combines the partials in block order and overwrites the location (`block_overwrite`).
+/// Launches with side reductions have a capped grid whose blocks loop over tiles (`side_reduction_blocks`).
+/// The host tests fold each simulated thread's copy with `host_finish` and end the launch with `host_end`.
+/// Which outputs are targets, and the op's wrapping, are side_split.cuh's.
 
 #include <cstddef>
 #include <cstdint>
 
-#include <cuda/std/bit>
 #include <cuda/std/tuple>
 #include <cuda/std/type_traits>
 #include <cuda/std/utility>
 
-#include <nv/target>
-
 #include "../functor.cuh"
-#include "op_traits.cuh"
-#include "operand.cuh"
+#include "block_reduce.cuh"
 #include "config.cuh"
+#include "op_traits.cuh"
 #include "partition.cuh"
 #include "tuning.cuh"
-#include "validate.cuh"
 
 namespace ew {
 
-namespace reduction {
-struct max;
-struct min;
-struct sum;
-struct amax;
-}  // namespace reduction
 template <class R, class T>
 struct reduce_target;
 template <class R, class T>
@@ -91,173 +82,6 @@ struct overwrite_accumulator {
   }
   EW_HD void merge(const overwrite_accumulator& o) { acc = R::combine(acc, o.acc); }
 };
-
-/// A value's bits in the low bytes of a workspace word, and back.
-template <class T>
-EW_HD unsigned long long to_word(T v) {
-  if constexpr (sizeof(T) == 8) {
-    return cuda::std::bit_cast<unsigned long long>(v);
-  } else {
-    return cuda::std::bit_cast<unsigned>(v);
-  }
-}
-template <class T>
-EW_HD T from_word(unsigned long long w) {
-  if constexpr (sizeof(T) == 8) {
-    return cuda::std::bit_cast<T>(w);
-  } else {
-    return cuda::std::bit_cast<T>(static_cast<unsigned>(w));
-  }
-}
-
-/// What thread `thread` of the last block (`threads` threads) combines of the `count` blocks' partials in
-/// `slots`: slots `thread`, `thread + threads`, ... in that order (the identity when none). On the device
-/// the loads go to L2 (`ld.global.cg`): the slots were written by other SMs, whose stores this SM's L1
-/// does not see. Eight loads in flight before the first combine.
-template <class R, class T>
-EW_HD T combine_slots(const unsigned long long* slots, unsigned count, unsigned thread, unsigned threads) {
-  T v = R::template identity<T>();
-  unsigned b = thread;
-  constexpr int batch = 8;
-  for (; b + (batch - 1) * threads < count; b += batch * threads) {
-    unsigned long long w[batch];
-    EW_DETAIL_UNROLL
-    for (int k = 0; k < batch; ++k) {
-      NV_IF_TARGET(NV_IS_DEVICE, (w[k] = __ldcg(slots + b + k * threads);), (w[k] = slots[b + k * threads];));
-    }
-    EW_DETAIL_UNROLL
-    for (int k = 0; k < batch; ++k) v = R::combine(v, from_word<T>(w[k]));
-  }
-  for (; b < count; b += threads) {
-    unsigned long long w;
-    NV_IF_TARGET(NV_IS_DEVICE, (w = __ldcg(slots + b);), (w = slots[b];));
-    v = R::combine(v, from_word<T>(w));
-  }
-  return v;
-}
-
-/// The integer type of `T`'s size that a float's bits are compared in, signed or not.
-template <class T, bool Signed>
-using bits_of_t = cuda::std::conditional_t<sizeof(T) == 4, cuda::std::conditional_t<Signed, int, unsigned>,
-                                           cuda::std::conditional_t<Signed, long long, unsigned long long>>;
-
-/// `*target = R(*target, v)` as one atomic, on the device. Floating `max` and `min` go through the integer
-/// atomics on the bits: non-negative floats order as signed integers, negative ones in reverse as unsigned
-/// ones, and the two ranges do not mix (a non-negative float's bits are a non-negative signed integer, below
-/// every negative float's bits as unsigned). A NaN is stored as the all-ones quiet NaN of its side (positive
-/// for max, negative for min), which every later value leaves in place.
-template <class R, class T>
-__device__ __forceinline__ void atomic_combine(T* target, T v) {
-  if constexpr (cuda::std::is_same_v<R, reduction::sum>) {
-    if constexpr (cuda::std::is_floating_point_v<T> || sizeof(T) == 4) {
-      using A = cuda::std::conditional_t<cuda::std::is_floating_point_v<T>, T,
-                                         cuda::std::conditional_t<cuda::std::is_signed_v<T>, int, unsigned>>;
-      atomicAdd(reinterpret_cast<A*>(target), static_cast<A>(v));
-    } else {  // 64-bit integers: wrapping addition is the same on the unsigned bits
-      atomicAdd(reinterpret_cast<unsigned long long*>(target), static_cast<unsigned long long>(v));
-    }
-  } else {
-    constexpr bool is_max = !cuda::std::is_same_v<R, reduction::min>;  // max and amax
-    if constexpr (cuda::std::is_floating_point_v<T>) {
-      using S = bits_of_t<T, true>;
-      using U = bits_of_t<T, false>;
-      constexpr U sign = U(1) << (sizeof(T) * 8 - 1);
-      U b = cuda::std::bit_cast<U>(v);
-      if (v != v) b = is_max ? ~sign : ~U(0);  // canonical NaN: above every value on its side
-      const bool negative = (b & sign) != 0;
-      if (is_max) {
-        if (negative) {
-          atomicMin(reinterpret_cast<U*>(target), b);
-        } else {
-          atomicMax(reinterpret_cast<S*>(target), static_cast<S>(b));
-        }
-      } else {
-        if (negative) {
-          atomicMax(reinterpret_cast<U*>(target), b);
-        } else {
-          atomicMin(reinterpret_cast<S*>(target), static_cast<S>(b));
-        }
-      }
-    } else {
-      using A = bits_of_t<T, cuda::std::is_signed_v<T>>;
-      if (is_max) {
-        atomicMax(reinterpret_cast<A*>(target), static_cast<A>(v));
-      } else {
-        atomicMin(reinterpret_cast<A*>(target), static_cast<A>(v));
-      }
-    }
-  }
-}
-
-/// `v` reduced over the block with `R`, in thread 0 (the other threads get a partial value): warp
-/// shuffles, one shared word per warp, thread 0's loop over them, always in the same order. Every thread
-/// of the block must call it; any block size up to 1024 threads, a partial last warp included. Ends with
-/// thread 0 reading the shared words: a second call needs a barrier before it.
-template <class R, class T>
-__device__ __forceinline__ T block_reduce(T v) {
-  __shared__ T warp_partial[32];
-  const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
-  const unsigned left = blockDim.x - warp * 32u;
-  const unsigned lanes = left < 32u ? left : 32u;
-  const unsigned mask = lanes == 32u ? 0xffffffffu : (1u << lanes) - 1u;
-  for (unsigned off = 16; off > 0; off /= 2) {
-    const T other = __shfl_down_sync(mask, v, off);
-    if (lane + off < lanes) v = R::combine(v, other);
-  }
-  if (lane == 0) warp_partial[warp] = v;
-  __syncthreads();
-  if (threadIdx.x == 0) {
-    const unsigned warps = (blockDim.x + 31u) / 32u;
-    for (unsigned w = 1; w < warps; ++w) v = R::combine(v, warp_partial[w]);
-  }
-  return v;
-}
-
-/// Reduces `a.acc` over the block and combines the result into `*a.target` with one atomic (thread 0).
-/// Every thread of the block must call it.
-template <class Acc>
-__device__ __forceinline__ void block_combine_into(const Acc& a) {
-  using R = typename Acc::reduction;
-  using T = typename Acc::value_type;
-  const T v = block_reduce<R>(a.acc);
-  if (threadIdx.x == 0) {
-    // A max, min or amax can only move `*target` one way, and it held at least `a.seen` when the block
-    // began: a block value that does not pass it would change nothing, so its atomic is left out (NaN
-    // fails the comparison and goes through). One load per block, issued at the block's start, read here.
-    // Without it, at 2^28 f32 every one of 262,144 blocks sent an atomic to the one address, and the
-    // fused quantize ran at 0.63 of the plain cast on the H200 (docs/PERFORMANCE.md, change 9).
-    if (!R::monotone ||
-        !(R::combine(v, a.seen) == a.seen && v == v && a.seen == a.seen && !(v == T(0) && a.seen == T(0)))) {
-      atomic_combine<R>(a.target, v);
-    }
-  }
-  __syncthreads();  // warp_partial is reused by the next reduction of the same type
-}
-
-/// Reduces `a.acc` over the block into the block's workspace slot; the last block of the grid to do so
-/// combines every slot in block order and overwrites `*a.target` (the CUDA samples' threadFenceReduction):
-/// thread 0 stores the slot, fences (the store is visible device-wide before the counter moves), and takes
-/// a ticket with `atomicInc`, which wraps the counter back to 0 at the grid's last block, so the workspace
-/// is ready for the next launch without a reset. Every thread of the block must call it.
-template <class Acc>
-__device__ __forceinline__ void block_overwrite(const Acc& a) {
-  using R = typename Acc::reduction;
-  using T = typename Acc::value_type;
-  __shared__ bool last;
-  T v = block_reduce<R>(a.acc);
-  if (threadIdx.x == 0) {
-    a.workspace->partial[blockIdx.x] = to_word(v);
-    __threadfence();
-    last = atomicInc(&a.workspace->arrived, gridDim.x - 1u) == gridDim.x - 1u;
-  }
-  __syncthreads();
-  if (last) {         // the same for every thread of the block
-    __threadfence();  // the other blocks' slots, stored before their tickets, are read after this one's
-    v = block_reduce<R>(combine_slots<R, T>(a.workspace->partial, gridDim.x, threadIdx.x, blockDim.x));
-    if (threadIdx.x == 0) *a.target = v;
-  }
-  __syncthreads();  // the shared words are reused by the next reduction of the same type
-}
 
 /// An op's result as the tuple of its parts: itself, or (`Single`) a tuple of the one value.
 template <bool Single, class R>
@@ -490,129 +314,6 @@ __device__ __forceinline__ Op start_side_reductions(const Op& op) {
   Op local = op;
   if constexpr (has_side_reductions_v<Op>) local.prefetch();
   return local;
-}
-
-/// Positions `K` of the outputs `Out...` that are (`Side`) or are not reduce targets, as an index sequence.
-template <bool Side, std::size_t K, class Seq, class... Out>
-struct positions_of;
-template <bool Side, std::size_t K, std::size_t... P>
-struct positions_of<Side, K, cuda::std::index_sequence<P...>> {
-  using type = cuda::std::index_sequence<P...>;
-};
-template <bool Side, std::size_t K, std::size_t... P, class First, class... Rest>
-struct positions_of<Side, K, cuda::std::index_sequence<P...>, First, Rest...> {
-  using type = typename positions_of<
-      Side, K + 1,
-      cuda::std::conditional_t<is_reduce_target_v<First> == Side, cuda::std::index_sequence<P..., K>,
-                               cuda::std::index_sequence<P...>>,
-      Rest...>::type;
-};
-
-/// The accumulator of a reduce target.
-template <class A>
-struct accumulator_of;
-template <class R, class T>
-struct accumulator_of<reduce_target<R, T>> {
-  using type = side_accumulator<R, T>;
-};
-template <class R, class T>
-struct accumulator_of<overwrite_target<R, T>> {
-  using type = overwrite_accumulator<
-      R, T, cuda::std::remove_pointer_t<decltype(cuda::std::declval<overwrite_target<R, T>>().workspace)>>;
-};
-
-/// A reduce target's memory locations into `info` and `kinds` from position `k` on (`k` moves past them):
-/// the location (one element), and an overwrite target's workspace.
-template <class R, class T>
-void target_locations(const reduce_target<R, T>& t, pointer_info* info, reduce_location* kinds, int& k) {
-  kinds[k] = reduce_location::combine;
-  info[k++] = pointer_info{reinterpret_cast<std::uintptr_t>(t.ptr), sizeof(T), alignof(T), true};
-}
-template <class R, class T>
-void target_locations(const overwrite_target<R, T>& t, pointer_info* info, reduce_location* kinds, int& k) {
-  using W = cuda::std::remove_pointer_t<decltype(t.workspace)>;
-  kinds[k] = reduce_location::overwrite;
-  info[k++] = pointer_info{reinterpret_cast<std::uintptr_t>(t.ptr), sizeof(T), alignof(T), true};
-  kinds[k] = reduce_location::workspace;
-  info[k++] = pointer_info{reinterpret_cast<std::uintptr_t>(t.workspace), sizeof(W), alignof(W), true};
-}
-
-/// How many memory locations output argument `A` adds to the side reductions' check.
-template <class A>
-inline constexpr int num_locations_v = 0;
-template <class R, class T>
-inline constexpr int num_locations_v<reduce_target<R, T>> = 1;
-template <class R, class T>
-inline constexpr int num_locations_v<overwrite_target<R, T>> = 2;
-
-/// A reduce target's accumulator, starting at the reduction's identity.
-template <class R, class T>
-side_accumulator<R, T> make_accumulator(const reduce_target<R, T>& t) {
-  return side_accumulator<R, T>{t.ptr, R::template identity<T>(), R::template identity<T>()};
-}
-template <class R, class T>
-typename accumulator_of<overwrite_target<R, T>>::type make_accumulator(const overwrite_target<R, T>& t) {
-  return {t.ptr, t.workspace, R::template identity<T>()};
-}
-
-/// Outputs `Out...` split: the op wrapped for the arrays (`wrap`), and the arrays themselves (`arrays`).
-template <class Op, class... Out>
-struct side_split {
-  using array_pos = typename positions_of<false, 0, cuda::std::index_sequence<>, Out...>::type;
-  using side_pos = typename positions_of<true, 0, cuda::std::index_sequence<>, Out...>::type;
-  static constexpr std::size_t num_side = side_pos::size();
-
-  template <std::size_t... S>
-  static auto wrap_impl(const Op& op, const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<S...>) {
-    using wrapped = side_reducing_op<
-        Op, array_pos, side_pos,
-        typename accumulator_of<cuda::std::tuple_element_t<S, cuda::std::tuple<Out...>>>::type...>;
-    return wrapped{op, {make_accumulator(cuda::std::get<S>(outs))...}};
-  }
-  static auto wrap(const Op& op, const cuda::std::tuple<Out...>& outs) {
-    return wrap_impl(op, outs, side_pos{});
-  }
-
-  template <std::size_t... P>
-  static auto arrays_impl(const cuda::std::tuple<Out...>& outs, cuda::std::index_sequence<P...>) {
-    return cuda::std::tuple<cuda::std::tuple_element_t<P, cuda::std::tuple<Out...>>...>(
-        cuda::std::get<P>(outs)...);
-  }
-  static auto arrays(const cuda::std::tuple<Out...>& outs) { return arrays_impl(outs, array_pos{}); }
-
-  /// The memory locations of the reduce targets (`target_locations`), `num_locations` of them.
-  static constexpr int num_locations = (num_locations_v<Out> + ... + 0);
-  template <std::size_t... S>
-  static void targets_impl(const cuda::std::tuple<Out...>& outs, pointer_info* info, reduce_location* kinds,
-                           cuda::std::index_sequence<S...>) {
-    int k = 0;
-    (target_locations(cuda::std::get<S>(outs), info, kinds, k), ...);
-  }
-  static void targets(const cuda::std::tuple<Out...>& outs, pointer_info* info, reduce_location* kinds) {
-    targets_impl(outs, info, kinds, side_pos{});
-  }
-};
-
-/// The span of operand `a` (an output or an input argument) of a launch of `count` elements: a pointer is
-/// `count` elements, a view its elements, an operand of one element (`ew::scalar`) that element, and an
-/// operand that reads no memory nothing.
-template <class A>
-byte_span operand_span(const A& a, std::uint64_t count) {
-  if constexpr (cuda::std::is_pointer_v<A>) {
-    using T = cuda::std::remove_pointer_t<A>;
-    const std::uintptr_t base = reinterpret_cast<std::uintptr_t>(a);
-    const std::uint64_t bytes = count > UINT64_MAX / sizeof(T) ? UINT64_MAX : count * sizeof(T);
-    return byte_span{base, static_cast<std::size_t>(bytes > UINTPTR_MAX - base ? UINTPTR_MAX - base : bytes)};
-  } else if constexpr (is_strided_view_v<A>) {
-    return view_span(a);
-  } else if constexpr (is_reduce_target_v<A>) {
-    return byte_span{0, 0};  // checked against the others as a target
-  } else if constexpr (input_arg<A>::memory == memory_kind::single) {
-    const pointer_info i = input_arg<A>::info(a);
-    return byte_span{i.address, i.element_size};
-  } else {
-    return byte_span{0, 0};
-  }
 }
 
 }  // namespace detail

@@ -1,0 +1,197 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// How a block's partial results of a side reduction (side_reduction.cuh) reach the target: `block_reduce`
+/// (warp shuffles, one shared word per warp) and then either one atomic per block (`block_combine_into`,
+/// `atomic_combine`: floats' max and min through the integer atomics on their bits) or, for an
+/// `ew::reduce_overwrite` target, the block's partial into its workspace slot, a ticket, and the last
+/// block's combination of every slot in block order (`block_overwrite`, `combine_slots`). `combine_slots`
+/// and the word conversions are `__host__ __device__`: the host tests' simulated last block runs them.
+
+#include <cuda/std/bit>
+#include <cuda/std/type_traits>
+
+#include <nv/target>
+
+#include "../functor.cuh"
+#include "config.cuh"
+
+namespace ew {
+
+namespace reduction {
+struct min;
+struct sum;
+}  // namespace reduction
+
+namespace detail {
+
+/// A value's bits in the low bytes of a workspace word, and back.
+template <class T>
+EW_HD unsigned long long to_word(T v) {
+  if constexpr (sizeof(T) == 8) {
+    return cuda::std::bit_cast<unsigned long long>(v);
+  } else {
+    return cuda::std::bit_cast<unsigned>(v);
+  }
+}
+template <class T>
+EW_HD T from_word(unsigned long long w) {
+  if constexpr (sizeof(T) == 8) {
+    return cuda::std::bit_cast<T>(w);
+  } else {
+    return cuda::std::bit_cast<T>(static_cast<unsigned>(w));
+  }
+}
+
+/// What thread `thread` of the last block (`threads` threads) combines of the `count` blocks' partials in
+/// `slots`: slots `thread`, `thread + threads`, ... in that order (the identity when none). On the device
+/// the loads go to L2 (`ld.global.cg`): the slots were written by other SMs, whose stores this SM's L1
+/// does not see. Eight loads in flight before the first combine.
+template <class R, class T>
+EW_HD T combine_slots(const unsigned long long* slots, unsigned count, unsigned thread, unsigned threads) {
+  T v = R::template identity<T>();
+  unsigned b = thread;
+  constexpr int batch = 8;
+  for (; b + (batch - 1) * threads < count; b += batch * threads) {
+    unsigned long long w[batch];
+    EW_DETAIL_UNROLL
+    for (int k = 0; k < batch; ++k) {
+      NV_IF_TARGET(NV_IS_DEVICE, (w[k] = __ldcg(slots + b + k * threads);), (w[k] = slots[b + k * threads];));
+    }
+    EW_DETAIL_UNROLL
+    for (int k = 0; k < batch; ++k) v = R::combine(v, from_word<T>(w[k]));
+  }
+  for (; b < count; b += threads) {
+    unsigned long long w;
+    NV_IF_TARGET(NV_IS_DEVICE, (w = __ldcg(slots + b);), (w = slots[b];));
+    v = R::combine(v, from_word<T>(w));
+  }
+  return v;
+}
+
+/// The integer type of `T`'s size that a float's bits are compared in, signed or not.
+template <class T, bool Signed>
+using bits_of_t = cuda::std::conditional_t<sizeof(T) == 4, cuda::std::conditional_t<Signed, int, unsigned>,
+                                           cuda::std::conditional_t<Signed, long long, unsigned long long>>;
+
+/// `*target = R(*target, v)` as one atomic, on the device. Floating `max` and `min` go through the integer
+/// atomics on the bits: non-negative floats order as signed integers, negative ones in reverse as unsigned
+/// ones, and the two ranges do not mix (a non-negative float's bits are a non-negative signed integer, below
+/// every negative float's bits as unsigned). A NaN is stored as the all-ones quiet NaN of its side (positive
+/// for max, negative for min), which every later value leaves in place.
+template <class R, class T>
+__device__ __forceinline__ void atomic_combine(T* target, T v) {
+  if constexpr (cuda::std::is_same_v<R, reduction::sum>) {
+    if constexpr (cuda::std::is_floating_point_v<T> || sizeof(T) == 4) {
+      using A = cuda::std::conditional_t<cuda::std::is_floating_point_v<T>, T,
+                                         cuda::std::conditional_t<cuda::std::is_signed_v<T>, int, unsigned>>;
+      atomicAdd(reinterpret_cast<A*>(target), static_cast<A>(v));
+    } else {  // 64-bit integers: wrapping addition is the same on the unsigned bits
+      atomicAdd(reinterpret_cast<unsigned long long*>(target), static_cast<unsigned long long>(v));
+    }
+  } else {
+    constexpr bool is_max = !cuda::std::is_same_v<R, reduction::min>;  // max and amax
+    if constexpr (cuda::std::is_floating_point_v<T>) {
+      using S = bits_of_t<T, true>;
+      using U = bits_of_t<T, false>;
+      constexpr U sign = U(1) << (sizeof(T) * 8 - 1);
+      U b = cuda::std::bit_cast<U>(v);
+      if (v != v) b = is_max ? ~sign : ~U(0);  // canonical NaN: above every value on its side
+      const bool negative = (b & sign) != 0;
+      if (is_max) {
+        if (negative) {
+          atomicMin(reinterpret_cast<U*>(target), b);
+        } else {
+          atomicMax(reinterpret_cast<S*>(target), static_cast<S>(b));
+        }
+      } else {
+        if (negative) {
+          atomicMax(reinterpret_cast<U*>(target), b);
+        } else {
+          atomicMin(reinterpret_cast<S*>(target), static_cast<S>(b));
+        }
+      }
+    } else {
+      using A = bits_of_t<T, cuda::std::is_signed_v<T>>;
+      if (is_max) {
+        atomicMax(reinterpret_cast<A*>(target), static_cast<A>(v));
+      } else {
+        atomicMin(reinterpret_cast<A*>(target), static_cast<A>(v));
+      }
+    }
+  }
+}
+
+/// `v` reduced over the block with `R`, in thread 0 (the other threads get a partial value): warp
+/// shuffles, one shared word per warp, thread 0's loop over them, always in the same order. Every thread
+/// of the block must call it; any block size up to 1024 threads, a partial last warp included. Ends with
+/// thread 0 reading the shared words: a second call needs a barrier before it.
+template <class R, class T>
+__device__ __forceinline__ T block_reduce(T v) {
+  __shared__ T warp_partial[32];
+  const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
+  const unsigned left = blockDim.x - warp * 32u;
+  const unsigned lanes = left < 32u ? left : 32u;
+  const unsigned mask = lanes == 32u ? 0xffffffffu : (1u << lanes) - 1u;
+  for (unsigned off = 16; off > 0; off /= 2) {
+    const T other = __shfl_down_sync(mask, v, off);
+    if (lane + off < lanes) v = R::combine(v, other);
+  }
+  if (lane == 0) warp_partial[warp] = v;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    const unsigned warps = (blockDim.x + 31u) / 32u;
+    for (unsigned w = 1; w < warps; ++w) v = R::combine(v, warp_partial[w]);
+  }
+  return v;
+}
+
+/// Reduces `a.acc` over the block and combines the result into `*a.target` with one atomic (thread 0).
+/// Every thread of the block must call it.
+template <class Acc>
+__device__ __forceinline__ void block_combine_into(const Acc& a) {
+  using R = typename Acc::reduction;
+  using T = typename Acc::value_type;
+  const T v = block_reduce<R>(a.acc);
+  if (threadIdx.x == 0) {
+    // A max, min or amax can only move `*target` one way, and it held at least `a.seen` when the block
+    // began: a block value that does not pass it would change nothing, so its atomic is left out (NaN
+    // fails the comparison and goes through). One load per block, issued at the block's start, read here.
+    // Without it, at 2^28 f32 every one of 262,144 blocks sent an atomic to the one address, and the
+    // fused quantize ran at 0.63 of the plain cast on the H200 (docs/PERFORMANCE.md, change 9).
+    if (!R::monotone ||
+        !(R::combine(v, a.seen) == a.seen && v == v && a.seen == a.seen && !(v == T(0) && a.seen == T(0)))) {
+      atomic_combine<R>(a.target, v);
+    }
+  }
+  __syncthreads();  // warp_partial is reused by the next reduction of the same type
+}
+
+/// Reduces `a.acc` over the block into the block's workspace slot; the last block of the grid to do so
+/// combines every slot in block order and overwrites `*a.target` (the CUDA samples' threadFenceReduction):
+/// thread 0 stores the slot, fences (the store is visible device-wide before the counter moves), and takes
+/// a ticket with `atomicInc`, which wraps the counter back to 0 at the grid's last block, so the workspace
+/// is ready for the next launch without a reset. Every thread of the block must call it.
+template <class Acc>
+__device__ __forceinline__ void block_overwrite(const Acc& a) {
+  using R = typename Acc::reduction;
+  using T = typename Acc::value_type;
+  __shared__ bool last;
+  T v = block_reduce<R>(a.acc);
+  if (threadIdx.x == 0) {
+    a.workspace->partial[blockIdx.x] = to_word(v);
+    __threadfence();
+    last = atomicInc(&a.workspace->arrived, gridDim.x - 1u) == gridDim.x - 1u;
+  }
+  __syncthreads();
+  if (last) {         // the same for every thread of the block
+    __threadfence();  // the other blocks' slots, stored before their tickets, are read after this one's
+    v = block_reduce<R>(combine_slots<R, T>(a.workspace->partial, gridDim.x, threadIdx.x, blockDim.x));
+    if (threadIdx.x == 0) *a.target = v;
+  }
+  __syncthreads();  // the shared words are reused by the next reduction of the same type
+}
+
+}  // namespace detail
+}  // namespace ew
