@@ -66,7 +66,9 @@ if has tests; then
     [ -x "$b" ] && { step "test.$(basename "$b")" "$b" --durations yes || status=1; }
   done
   [ -x "$build/tests/ew_gpu_tests" ] && {
-    step test.ew_gpu_tests.ptx_jit env CUDA_FORCE_PTX_JIT=1 "$build/tests/ew_gpu_tests" --durations yes || status=1
+    # In EW_PTX_SHARDS processes at once (scripts/sharded_run.sh): the driver's JIT compiler is the time.
+    step test.ew_gpu_tests.ptx_jit bash scripts/sharded_run.sh "${EW_PTX_SHARDS:-8}" env CUDA_FORCE_PTX_JIT=1 \
+      "$build/tests/ew_gpu_tests" --durations yes || status=1
   }
   # The multi-device tests are hidden: they run here, and exit 77 (skipped) with fewer than two GPUs.
   [ -x "$build/tests/ew_gpu_tests" ] && {
