@@ -18,6 +18,11 @@ cccl_include=$(bash scripts/fetch_cccl.sh) || {
 cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEW_WARNINGS_AS_ERRORS=ON \
   -DEW_BUILD_TORCH_CELLS=ON "-DEW_BENCH_CCCL_INCLUDE_DIR=$cccl_include"
 cmake --build "$work" -j"$(nproc)"
+# EW_GPU_EXTRA_TARGETS: targets left out of `all` (the probes, e.g. ew_probe_pitched_floor) to build and
+# bundle too.
+for target in ${EW_GPU_EXTRA_TARGETS:-}; do
+  cmake --build "$work" -j"$(nproc)" --target "$target"
+done
 rm -rf "$bundle"
 for dir in tests bench examples; do
   mkdir -p "$bundle/$dir"
