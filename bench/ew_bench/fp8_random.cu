@@ -16,13 +16,16 @@
 //                      PyTorch, which the device machine does not have
 //     ew_fused_overwrite_capK  ew_fused_overwrite through a policy of at most K blocks an SM (K = 8, 16,
 //                      64) for launches with side reductions, beside ew's 32 (tuning.cuh: a cap not yet
-//                      measured against others, docs/PERFORMANCE.md change 40)
+//                      measured against others, docs/PERFORMANCE.md change 40 and probe 19)
+//     ew_fused_overwrite_wavesW  the same in W whole waves (1, 2) of the kernel's resident blocks
+//                      (`launch_policy::reduction_waves`)
 //     ew_fused_cap0    ew_fused with one tile a block (no cap): the kernel before change 40, in the same run
 //   amax_alone   max |x| and nothing written (issue 22: a reduction alone), f32 and bf16, 2^20 to 2^28
 //     ew_overwrite     ew::reduce_overwrite<amax> of ew::identity (bar: >= 0.97x of the read bandwidth,
 //                      >= 1.00x cub)
 //     ew_into          ew::reduce_into<amax>, reset once, untimed
-//     ew_overwrite_capK  ew_overwrite with at most K blocks an SM (K = 16, 64; ew's is 32)
+//     ew_overwrite_capK, ew_overwrite_waves1  ew_overwrite with at most K blocks an SM (K = 16, 64; ew's
+//                      is 32), or in one whole wave of resident blocks
 //     cub              cub::DeviceReduce::TransformReduce(|x|, max), its scratch allocated once
 //   sum_alone    the float sum of x, f32 and bf16, 2^20 to 2^28
 //     ew_overwrite     ew::reduce_overwrite<sum> (deterministic); ew_overwrite_capK as for amax
@@ -87,14 +90,16 @@ struct plus_of {
 
 constexpr float quant_scale = 112.0f;  // 448 / 4: the inputs are in +-[1/16, 4)
 
-/// ew's policy but at most `Cap` blocks an SM in launches with side reductions (0: one tile a block), the
-/// rest of the entry ew's default: the same kernel, another grid.
-template <int Cap>
-struct reduction_cap_policy {
+/// ew's policy but with another grid for launches with side reductions: at most `Cap` blocks an SM (0: one
+/// tile a block), or with `Waves` above 0 that many whole waves of the kernel's resident blocks; the rest
+/// of the entry ew's default: the same kernel, another grid.
+template <int Cap, int Waves = 0>
+struct reduction_grid_policy {
   template <class Op>
   static constexpr ew::policy_entry entry() {
     ew::policy_entry e = ew::default_policy::entry<Op>();
     e.launch.reduction_blocks_per_sm = Cap;
+    e.launch.reduction_waves = Waves;
     return e;
   }
 };
@@ -102,7 +107,7 @@ struct reduction_cap_policy {
 /// Device buffers of these rows beyond the workspace's: the amax locations, CUB's scratch, the masks, the
 /// reduction workspaces.
 device_buffer& extra(int k) {
-  static device_buffer b[24];
+  static device_buffer b[32];
   return b[k];
 }
 
@@ -206,52 +211,55 @@ void quant_cells(std::size_t n) {
                               ws().a.as<const T>(), s));
       },
       [n, y_of](cudaStream_t s) { return check_quant<T>(y_of(4), extra(6).as<float>(), n, s); });
-  // The grid's cap swept: overwrite rows in output slots 5 to 7 (amax locations extra(12 + k), workspaces
-  // extra(16 + k)), and the uncapped reduce_into row in slot 8 (its location extra(20)).
-  auto overwrite_cap_row = [&](auto cap, int k) {
-    constexpr int K = decltype(cap)::value;
+  // The grid swept: overwrite rows in output slots 5 to 9 (their amax locations 128 bytes apart in
+  // extra(12), their workspaces extra(13 + k)), and the uncapped reduce_into row in slot 10 (its location
+  // extra(20)).
+  auto overwrite_grid_row = [&](auto policy, const std::string& grid, int k) {
+    using P = decltype(policy);
     const int slot = 5 + k;
     register_cold_row(
-        op, type, "ew_fused_overwrite_cap" + std::to_string(K), slot, n, bytes,
+        op, type, "ew_fused_overwrite_" + grid, slot, n, bytes,
         [n, slot, k] {
           ensure_inputs<T>(n, 0, slot);
-          extra(12 + k).ensure(256);
-          reduction_workspace_at(16 + k);
+          extra(12).ensure(1024);
+          reduction_workspace_at(13 + k);
         },
         [n, y_of, slot, k](cudaStream_t s) {
           poison(y_of(slot), n, s);
-          poison(extra(12 + k).ptr, sizeof(float), s);
+          poison(extra(12).as<float>() + 32 * k, sizeof(float), s);
         },
         [n, y_of, slot, k](cudaStream_t s) {
-          ew_ok(ew::elementwise<reduction_cap_policy<K>>(
+          ew_ok(ew::elementwise<P>(
               scale_and_keep<T>{quant_scale}, n,
-              ew::out(y_of(slot), ew::reduce_overwrite<ew::reduction::amax>(extra(12 + k).as<float>(),
-                                                                            reduction_workspace_at(16 + k))),
+              ew::out(y_of(slot), ew::reduce_overwrite<ew::reduction::amax>(extra(12).as<float>() + 32 * k,
+                                                                            reduction_workspace_at(13 + k))),
               ws().a.as<const T>(), s));
         },
         [n, y_of, slot, k](cudaStream_t s) {
-          return check_quant<T>(y_of(slot), extra(12 + k).as<float>(), n, s);
+          return check_quant<T>(y_of(slot), extra(12).as<float>() + 32 * k, n, s);
         });
   };
-  overwrite_cap_row(std::integral_constant<int, 8>{}, 0);
-  overwrite_cap_row(std::integral_constant<int, 16>{}, 1);
-  overwrite_cap_row(std::integral_constant<int, 64>{}, 2);
+  overwrite_grid_row(reduction_grid_policy<8>{}, "cap8", 0);
+  overwrite_grid_row(reduction_grid_policy<16>{}, "cap16", 1);
+  overwrite_grid_row(reduction_grid_policy<64>{}, "cap64", 2);
+  overwrite_grid_row(reduction_grid_policy<32, 1>{}, "waves1", 3);
+  overwrite_grid_row(reduction_grid_policy<32, 2>{}, "waves2", 4);
   const auto amax20 = [] { return ew::reduce_into<ew::reduction::amax>(extra(20).as<float>()); };
   register_cold_row(
-      op, type, "ew_fused_cap0", 8, n, bytes,
+      op, type, "ew_fused_cap0", 10, n, bytes,
       [n] {
-        ensure_inputs<T>(n, 0, 8);
+        ensure_inputs<T>(n, 0, 10);
         extra(20).ensure(256);
       },
       [n, y_of, amax20](cudaStream_t s) {
-        poison(y_of(8), n, s);
+        poison(y_of(10), n, s);
         ew_ok(ew::reset_reduction(amax20(), s));  // untimed, as ew_fused's
       },
       [n, y_of, amax20](cudaStream_t s) {
-        ew_ok(ew::elementwise<reduction_cap_policy<0>>(scale_and_keep<T>{quant_scale}, n,
-                                                       ew::out(y_of(8), amax20()), ws().a.as<const T>(), s));
+        ew_ok(ew::elementwise<reduction_grid_policy<0>>(
+            scale_and_keep<T>{quant_scale}, n, ew::out(y_of(10), amax20()), ws().a.as<const T>(), s));
       },
-      [n, y_of](cudaStream_t s) { return check_quant<T>(y_of(8), extra(20).as<float>(), n, s); });
+      [n, y_of](cudaStream_t s) { return check_quant<T>(y_of(10), extra(20).as<float>(), n, s); });
   register_cold_row(
       op, type, "two_pass_cub", 3, n, bytes,
       [n] {
@@ -341,15 +349,15 @@ void reduction_cells(std::size_t n, bool amax) {
         }
       },
       [n, amax](cudaStream_t s) { return check_reduction<T>(amax, extra(7).as<float>(), n, s); });
-  // ew_overwrite with other caps (slots 3 and 4: nothing written), their locations 128 bytes apart in
+  // ew_overwrite with other grids (slots 3 to 5: nothing written), their locations 128 bytes apart in
   // extra(21), their workspaces extra(22 + k).
-  auto overwrite_cap_row = [&](auto cap, int k) {
-    constexpr int K = decltype(cap)::value;
+  auto overwrite_grid_row = [&](auto policy, const std::string& grid, int k) {
+    using P = decltype(policy);
     register_cold_row(
-        op, type, "ew_overwrite_cap" + std::to_string(K), 3 + k, n, bytes,
+        op, type, "ew_overwrite_" + grid, 3 + k, n, bytes,
         [n, k] {
           ensure_inputs<T>(n, 0, 3 + k);
-          extra(21).ensure(256 * 2);
+          extra(21).ensure(1024);
           reduction_workspace_at(22 + k);
         },
         [k](cudaStream_t s) { poison(extra(21).as<float>() + 32 * k, sizeof(float), s); },
@@ -357,19 +365,20 @@ void reduction_cells(std::size_t n, bool amax) {
           float* p = extra(21).as<float>() + 32 * k;
           ew::reduction_workspace* w = reduction_workspace_at(22 + k);
           if (amax) {
-            ew_ok(ew::elementwise<reduction_cap_policy<K>>(
-                to_float<T>{}, n, ew::reduce_overwrite<ew::reduction::amax>(p, w), ws().a.as<const T>(), s));
+            ew_ok(ew::elementwise<P>(to_float<T>{}, n, ew::reduce_overwrite<ew::reduction::amax>(p, w),
+                                     ws().a.as<const T>(), s));
           } else {
-            ew_ok(ew::elementwise<reduction_cap_policy<K>>(
-                to_float<T>{}, n, ew::reduce_overwrite<ew::reduction::sum>(p, w), ws().a.as<const T>(), s));
+            ew_ok(ew::elementwise<P>(to_float<T>{}, n, ew::reduce_overwrite<ew::reduction::sum>(p, w),
+                                     ws().a.as<const T>(), s));
           }
         },
         [n, amax, k](cudaStream_t s) {
           return check_reduction<T>(amax, extra(21).as<float>() + 32 * k, n, s);
         });
   };
-  overwrite_cap_row(std::integral_constant<int, 16>{}, 0);
-  overwrite_cap_row(std::integral_constant<int, 64>{}, 1);
+  overwrite_grid_row(reduction_grid_policy<16>{}, "cap16", 0);
+  overwrite_grid_row(reduction_grid_policy<64>{}, "cap64", 1);
+  overwrite_grid_row(reduction_grid_policy<32, 1>{}, "waves1", 2);
   if (amax) {  // max is idempotent: one untimed reset, and the timed repeats leave the same value
     register_cold_row(
         op, type, "ew_into", 1, n, bytes,

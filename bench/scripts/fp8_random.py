@@ -5,7 +5,7 @@ From one or more ew_bench JSONs (the first is the sweep; the others a reversed r
 spread per ew row is printed). Bars: ew_fused >= 0.97x ew_cast (GB/s, the same bytes), ew_dropout >= 0.97x
 ew_relu_ref (GB/s, dropout's mask bytes counted), ew_fused_overwrite >= 0.97x ew_cast, a reduction alone
 (amax_alone, sum_alone: ew_overwrite) >= 1.00x cub::DeviceReduce::TransformReduce in the same run (the rows
-with another grid cap, `_capK`, and the uncapped `ew_fused_cap0` are shown without a bar), and, as the issue
+with another grid, `_capK` and `_wavesW`, and the uncapped `ew_fused_cap0` are shown without a bar), and, as the issue
 states them against PyTorch 2.11 on the
 H200 (its figures at 2^28, cold L2; PyTorch cannot run on the device machine, so they are quoted, not
 measured here): the fused quantize >= 4x PyTorch's two kernels (750 GB/s f32, 513 bf16), dropout faster
@@ -26,16 +26,20 @@ CELLS = [("quant_amax", "ew_fused", "ew_cast", 0.97, 4.0),
          ("quant_amax", "ew_fused_overwrite_cap8", "ew_cast", None, None),
          ("quant_amax", "ew_fused_overwrite_cap16", "ew_cast", None, None),
          ("quant_amax", "ew_fused_overwrite_cap64", "ew_cast", None, None),
+         ("quant_amax", "ew_fused_overwrite_waves1", "ew_cast", None, None),
+         ("quant_amax", "ew_fused_overwrite_waves2", "ew_cast", None, None),
          ("quant_amax", "ew_fused_cap0", "ew_cast", None, None),
          ("quant_amax", "two_pass_cub", "ew_cast", None, None),
          ("dropout", "ew_dropout", "ew_relu_ref", 0.97, 1.0),
          ("amax_alone", "ew_overwrite", "cub", 1.00, None),
          ("amax_alone", "ew_overwrite_cap16", "cub", None, None),
          ("amax_alone", "ew_overwrite_cap64", "cub", None, None),
+         ("amax_alone", "ew_overwrite_waves1", "cub", None, None),
          ("amax_alone", "ew_into", "cub", None, None),
          ("sum_alone", "ew_overwrite", "cub", 1.00, None),
          ("sum_alone", "ew_overwrite_cap16", "cub", None, None),
          ("sum_alone", "ew_overwrite_cap64", "cub", None, None),
+         ("sum_alone", "ew_overwrite_waves1", "cub", None, None),
          ("sum_alone", "ew_into_reset", "cub", None, None)]
 
 

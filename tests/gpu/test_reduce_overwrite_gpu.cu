@@ -11,7 +11,8 @@
 // maximum falls (a combining target would keep the old one); N-dimensional launches (a broadcast bias, a
 // transposed read, a strided output) with ew's grid and with one block a SM, so that every kernel's blocks
 // loop over their work; the FP8 cast-transpose with amax (two output layouts); and a launch the checks
-// refuse leaving the location as it was. Inputs random,
+// refuse leaving the location as it was; grids of whole waves of resident blocks (a policy's
+// `reduction_waves`). Inputs random,
 // outputs poisoned.
 
 #include <algorithm>
@@ -76,7 +77,19 @@ struct one_block_a_sm {
   }
 };
 
-template <class T>
+/// ew's policy with grids of `Waves` whole waves of the kernel's resident blocks for launches with side
+/// reductions (`launch_policy::reduction_waves`).
+template <int Waves>
+struct whole_waves {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    e.launch.reduction_waves = Waves;
+    return e;
+  }
+};
+
+template <class T, class Policy = ew::default_policy>
 void check_quantize_overwrite(std::size_t n, std::size_t off, std::uint64_t seed, device_workspace& ws) {
   INFO("n " << n << " offset " << off << " seed " << seed);
   device_array<T> dx(n, off);
@@ -90,10 +103,10 @@ void check_quantize_overwrite(std::size_t n, std::size_t off, std::uint64_t seed
     dx.upload(x);
     dy.poison();
     amax.set(launch == 0 ? 1e30f : NAN);  // garbage, overwritten by the launch
-    EW_REQUIRE_CUDA(
-        ew::elementwise(scale_and_keep<T>{scale}, n,
-                        ew::out(dy.data(), ew::reduce_overwrite<ew::reduction::amax>(amax.p(), ws.p())),
-                        static_cast<const T*>(dx.data())));
+    EW_REQUIRE_CUDA(ew::elementwise<Policy>(
+        scale_and_keep<T>{scale}, n,
+        ew::out(dy.data(), ew::reduce_overwrite<ew::reduction::amax>(amax.p(), ws.p())),
+        static_cast<const T*>(dx.data())));
     EW_REQUIRE_CUDA(cudaDeviceSynchronize());
     REQUIRE(dy.guards_intact());
     float want_amax = 0.0f;
@@ -114,6 +127,18 @@ TEST_CASE("reduce_overwrite: FP8 quantize with amax and no reset, f32 and bf16",
       check_quantize_overwrite<float>(n, off, base_seed() + n, ws);
       check_quantize_overwrite<__nv_bfloat16>(n, off, base_seed() + n + 1, ws);
     }
+  }
+}
+
+TEST_CASE("reduce_overwrite: grids of whole waves of the kernel's resident blocks (reduction_waves)",
+          "[reduce_overwrite]") {
+  // One wave: every block resident at once, each looping over its share of the tiles; three waves; and
+  // sizes below one wave's blocks (the grid unchanged). The occupancy query's answer is cached per kernel.
+  device_workspace ws;
+  for (std::size_t n : {4097u, 1000003u, (1u << 24) + 3u}) {
+    check_quantize_overwrite<float, whole_waves<1>>(n, 1, base_seed() + n, ws);
+    check_quantize_overwrite<__nv_bfloat16, whole_waves<1>>(n, 0, base_seed() + n + 1, ws);
+    check_quantize_overwrite<float, whole_waves<3>>(n, 0, base_seed() + n + 2, ws);
   }
 }
 
@@ -392,6 +417,7 @@ void check_nd_overwrite(const char* what) {
 TEST_CASE("reduce_overwrite: N-dimensional launches, every kernel, capped grids", "[reduce_overwrite]") {
   check_nd_overwrite<ew::default_policy>("ew's policy");
   check_nd_overwrite<one_block_a_sm>("one block a SM");
+  check_nd_overwrite<whole_waves<1>>("one wave of resident blocks");
 }
 
 namespace {

@@ -4,7 +4,8 @@
 // cached, devices past `cached_devices` queried on every call, and raced from many host threads (every
 // answer is the right one for its device; a slot is never torn). The launcher's two caches (device facts,
 // and each kernel's programmatic-launch wait) both go through `cached_or_query`, which these tests drive
-// with a fake query.
+// with a fake query; a kernel's resident blocks are kept with the block size and shared memory they were
+// asked for (`pack_residency`).
 
 #include <atomic>
 #include <cstdint>
@@ -114,6 +115,30 @@ TEST_CASE("device facts pack into one non-zero word and back", "[device_cache]")
     REQUIRE(g.sm_count == f.sm_count);
     REQUIRE(g.cc == f.cc);
   }
+}
+
+TEST_CASE("a kernel's resident blocks pack with their block size and shared memory, and answer only for them",
+          "[device_cache]") {
+  using ew::detail::pack_residency;
+  using ew::detail::unpack_residency;
+  for (int threads : {1, 128, 256, 1024}) {
+    for (std::size_t smem : {std::size_t{0}, std::size_t{16384}, std::size_t{232448}}) {
+      for (int blocks : {0, 1, 12, 32}) {
+        INFO(threads << " threads, " << smem << " bytes, " << blocks << " blocks");
+        const std::uint64_t w = pack_residency(threads, smem, blocks);
+        REQUIRE(w != 0);
+        int got = -1;
+        REQUIRE(unpack_residency(w, threads, smem, got));
+        REQUIRE(got == blocks);
+        got = -1;
+        REQUIRE_FALSE(unpack_residency(w, threads + 32, smem, got));  // another block size: ask again
+        REQUIRE_FALSE(unpack_residency(w, threads, smem + 16, got));  // other shared memory: ask again
+        REQUIRE(got == -1);
+      }
+    }
+  }
+  int got = -1;
+  REQUIRE_FALSE(unpack_residency(0, 128, 0, got));  // an empty slot knows nothing
 }
 
 TEST_CASE(

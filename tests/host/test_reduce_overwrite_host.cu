@@ -60,6 +60,16 @@ TEST_CASE("reduce_overwrite: the grid of a launch with side reductions", "[reduc
   CHECK(side_reduction_blocks(262144, 132, policy, false) == 262144);
   CHECK(side_reduction_blocks(262144, 132, policy, true) == ew::reduction_workspace::capacity);
   CHECK(side_reduction_blocks(262144, 0, policy, false) == 262144);  // no SM count known: no cap a SM
+  // Whole waves of the kernel's resident blocks, where the policy asks for them and the count is known.
+  policy.reduction_blocks_per_sm = 32;
+  policy.reduction_waves = 2;
+  CHECK(side_reduction_blocks(262144, 132, policy, false, 12) == 2 * 12 * 132);  // 3168 (a quantize's 12)
+  CHECK(side_reduction_blocks(262144, 132, policy, false, 0) == 4224);           // unknown: 32 a SM
+  CHECK(side_reduction_blocks(2000, 132, policy, false, 12) == 2000);            // fewer: unchanged
+  policy.reduction_waves = 4;
+  CHECK(side_reduction_blocks(262144, 132, policy, true, 16) == ew::reduction_workspace::capacity);  // 8448
+  policy.reduction_waves = 0;
+  CHECK(side_reduction_blocks(262144, 132, policy, false, 12) == 4224);  // not asked for: 32 a SM
   // The capped shape leaves the whole-tile path (one tile a block) and keeps the block size.
   ew::detail::launch_shape s{262144, 128};
   s.whole_tiles = true;
@@ -75,6 +85,10 @@ TEST_CASE("reduce_overwrite: the grid of a launch with side reductions", "[reduc
   const auto plain = ew::detail::side_reduction_shape<ew::relu<float>>(s, 132, policy);  // no reductions
   CHECK(plain.blocks == 262144);
   CHECK(plain.whole_tiles);
+  policy.reduction_waves = 1;
+  CHECK(ew::detail::side_reduction_shape<op_t>(s, 132, policy, 16).blocks == 2112);
+  CHECK(ew::detail::side_reduction_shape<ew::relu<float>>(s, 132, policy, 16).blocks == 262144);
+  policy.reduction_waves = 0;
   STATIC_REQUIRE(sizeof(ew::reduction_workspace) == 16 + 8 * ew::reduction_workspace::capacity);
   // The tile plan's shared-memory budget leaves room for the block ends' static words: 32 of each
   // accumulator's type and a flag.

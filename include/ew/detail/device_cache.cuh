@@ -2,13 +2,15 @@
 #pragma once
 
 /// @file
-/// Per-device facts the launcher needs on every call (SM count, compute capability, and whether each
-/// kernel's image can wait for a programmatic launch), queried once per device and cached.
+/// Per-device facts the launcher needs on every call (SM count, compute capability, whether each kernel's
+/// image can wait for a programmatic launch, and for some launches each kernel's resident blocks an SM),
+/// queried once per device and cached.
 /// Lock-free: each slot is one atomic word, 0 meaning "not known yet". Two threads that miss at once both
 /// query and store the same value, which is harmless, so no lock is needed and a hit costs one relaxed atomic
 /// load.
 
 #include <atomic>
+#include <cstddef>
 #include <cstdint>
 
 #include <cuda_runtime_api.h>
@@ -80,6 +82,41 @@ inline cudaError_t query_device_facts(int device, device_facts& facts) {
   });
   if (err == cudaSuccess) facts = unpack_facts(w);
   return err;
+}
+
+/// A kernel's resident blocks an SM at a block size and dynamic shared memory, as one cache word: the block
+/// size in bits 48 to 63 (never 0, so the word is not), the shared memory in bits 16 to 47, the blocks in
+/// bits 0 to 15.
+inline std::uint64_t pack_residency(int block_threads, std::size_t smem_bytes, int blocks) {
+  return (static_cast<std::uint64_t>(static_cast<std::uint16_t>(block_threads)) << 48) |
+         (static_cast<std::uint64_t>(static_cast<std::uint32_t>(smem_bytes)) << 16) |
+         static_cast<std::uint16_t>(blocks);
+}
+/// Whether `word` (from `pack_residency`) is for `block_threads` and `smem_bytes`; if so `blocks` gets its
+/// count.
+inline bool unpack_residency(std::uint64_t word, int block_threads, std::size_t smem_bytes, int& blocks) {
+  if (word == 0 || word >> 48 != static_cast<std::uint16_t>(block_threads) ||
+      ((word >> 16) & 0xffffffffu) != static_cast<std::uint32_t>(smem_bytes)) {
+    return false;
+  }
+  blocks = static_cast<int>(word & 0xffffu);
+  return true;
+}
+
+/// How many blocks of `block_threads` threads with `smem_bytes` of dynamic shared memory of `Kernel` an SM
+/// of `device` holds at once (`cudaOccupancyMaxActiveBlocksPerMultiprocessor`). One slot per device and
+/// kernel, holding the last block size and shared memory asked for: a launch with others queries again.
+template <auto Kernel>
+cudaError_t query_resident_blocks(int device, int block_threads, std::size_t smem_bytes, int& blocks) {
+  static per_device_cache cache;  // one per kernel: Kernel is the kernel's address
+  if (unpack_residency(cache.get(device), block_threads, smem_bytes, blocks)) return cudaSuccess;
+  int b = 0;
+  const cudaError_t err =
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, Kernel, block_threads, smem_bytes);
+  if (err != cudaSuccess) return err;
+  blocks = b;
+  cache.put(device, pack_residency(block_threads, smem_bytes, b));
+  return cudaSuccess;
 }
 
 /// Whether the image of `Kernel` that runs on the current device `device` contains `griddepcontrol.wait`,

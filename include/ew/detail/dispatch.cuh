@@ -54,8 +54,17 @@ template <auto Kernel, class Part, class Op, class OutPtrs, class Ins>
 cudaError_t launch_kernel(const launch_args& args, const Part& part, launch_shape shape, const Op& op,
                           const OutPtrs& outs, const Ins& ins, cudaStream_t stream,
                           std::size_t smem_bytes = 0) {
-  // With side reductions, a capped grid whose blocks loop over tiles (side_reduction.cuh).
-  shape = side_reduction_shape<Op>(shape, args.facts.sm_count, args.policy);
+  // With side reductions, a capped grid whose blocks loop over tiles (side_reduction.cuh), in whole waves
+  // of the kernel's resident blocks where the policy asks for them.
+  int resident_per_sm = 0;
+  if constexpr (has_side_reductions_v<Op>) {
+    if (args.policy.reduction_waves > 0) {
+      const cudaError_t err = query_resident_blocks<Kernel>(
+          args.device, static_cast<int>(shape.block_threads), smem_bytes, resident_per_sm);
+      if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+    }
+  }
+  shape = side_reduction_shape<Op>(shape, args.facts.sm_count, args.policy, resident_per_sm);
   cudaLaunchConfig_t config{};
   config.gridDim = dim3(static_cast<unsigned>(shape.blocks));
   config.blockDim = dim3(static_cast<unsigned>(shape.block_threads));

@@ -252,14 +252,18 @@ template <class Op, class AP, class SP, class... Acc>
 inline constexpr bool has_overwrite_targets_v<side_reducing_op<Op, AP, SP, Acc...>> = (Acc::overwrite || ...);
 
 /// The grid of a launch of `blocks` blocks (one tile each) that has side reductions, on a device of
-/// `sm_count` SMs: at most `policy.reduction_blocks_per_sm` a SM (tuning.cuh says why), and with an
-/// `ew::reduce_overwrite` target at most the workspace's slots. The kernels' blocks loop over tiles.
+/// `sm_count` SMs: at most `policy.reduction_blocks_per_sm` a SM (tuning.cuh says why), or with
+/// `policy.reduction_waves` and the kernel's `resident_per_sm` blocks an SM known (above 0), at most that
+/// many whole waves of them; and with an `ew::reduce_overwrite` target at most the workspace's slots. The
+/// kernels' blocks loop over tiles.
 EW_HD std::size_t side_reduction_blocks(std::size_t blocks, int sm_count, const tuning::launch_policy& policy,
-                                        bool overwrite) {
-  std::size_t cap =
-      policy.reduction_blocks_per_sm > 0 && sm_count > 0
-          ? static_cast<std::size_t>(policy.reduction_blocks_per_sm) * static_cast<std::size_t>(sm_count)
-          : blocks;
+                                        bool overwrite, int resident_per_sm = 0) {
+  const int per_sm = policy.reduction_waves > 0 && resident_per_sm > 0
+                         ? policy.reduction_waves * resident_per_sm
+                         : policy.reduction_blocks_per_sm;
+  std::size_t cap = per_sm > 0 && sm_count > 0
+                        ? static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sm_count)
+                        : blocks;
   if (overwrite && cap > tuning::reduction_workspace_blocks) cap = tuning::reduction_workspace_blocks;
   return blocks < cap ? blocks : (cap < 1 ? 1 : cap);
 }
@@ -276,11 +280,11 @@ inline constexpr unsigned side_reduction_static_smem<side_reducing_op<Op, AP, SP
 /// `shape` capped by `side_reduction_blocks` for an op with side reductions `Op` (unchanged without).
 /// A capped grid is no longer one tile a block, so it leaves the whole-tile path.
 template <class Op>
-EW_HD launch_shape side_reduction_shape(launch_shape shape, int sm_count,
-                                        const tuning::launch_policy& policy) {
+EW_HD launch_shape side_reduction_shape(launch_shape shape, int sm_count, const tuning::launch_policy& policy,
+                                        int resident_per_sm = 0) {
   if constexpr (has_side_reductions_v<Op>) {
     const std::size_t blocks =
-        side_reduction_blocks(shape.blocks, sm_count, policy, has_overwrite_targets_v<Op>);
+        side_reduction_blocks(shape.blocks, sm_count, policy, has_overwrite_targets_v<Op>, resident_per_sm);
     if (blocks < shape.blocks) {
       shape.blocks = blocks;
       shape.whole_tiles = false;

@@ -75,6 +75,14 @@ struct launch_policy {
   /// less; a grid capped at 8 waves lost 5% on a plain add (probe 2), which is the price this trades for
   /// it. Not measured yet: PERFORMANCE.md, change 40. A policy (`ew::elementwise<Policy>`) may set another.
   int reduction_blocks_per_sm = 32;
+  /// When above 0, a launch with side reductions runs at most this many whole waves of its kernel's
+  /// resident blocks (the occupancy at the launch's block size and shared memory, queried once per device
+  /// for each kernel) in place of `reduction_blocks_per_sm`: blocks that loop over equal shares of the
+  /// tiles finish together, and a grid of whole waves leaves no last wave that holds only part of the SMs'
+  /// slots. The fused FP8 quantize with an overwrite target holds 37 or 38 registers a thread (CUDA 13.0,
+  /// sm_90), 12 resident blocks of 128 threads an SM, so 32 a SM is 2.67 waves on the H200. 0: not used.
+  /// Not measured yet (docs/PERFORMANCE.md, probe 19).
+  int reduction_waves = 0;
 
   /// Launch with programmatic stream serialization (sm_90+): back-to-back kernels overlap one's launch with
   /// the other's tail, and the kernel waits (`griddepcontrol.wait`) before it touches memory, so results
