@@ -13,9 +13,10 @@
 /// `ew::policy_entry` for the functor type `Op` (`ew::add<float>`, a `compose` chain, a user's functor).
 /// `ew::default_policy` is ew's own; a policy may return `ew::default_policy::entry<Op>()` for the ops it
 /// was not tuned for. The compile-time parts of an entry (vector width, loads in flight) choose the kernel
-/// instantiation; the run-time part (block size, tile, programmatic launch) applies only on a device of
-/// the compute capability it was measured on (`measured_cc`), and every other device gets ew's own
-/// `tuning::policy_for_cc`: a tuned header is for the architecture it came from, never a guess for others.
+/// instantiation; the run-time part (block size, tile, programmatic launch, the grid of launches with side
+/// reductions) applies only on a device of the compute capability it was measured on (`measured_cc`), and
+/// every other device gets ew's own `tuning::policy_for_cc`: a tuned header is for the architecture it came
+/// from, never a guess for others.
 
 #include <cuda/std/type_traits>
 
@@ -31,7 +32,8 @@ struct policy_entry {
   int vec_width = 0;
   /// Loads in flight per thread (compile time).
   tuning::kernel_shape shape = tuning::default_kernel_shape;
-  /// Block size, tile and programmatic launch (run time). Programmatic launch is only ever used on sm_90+.
+  /// Block size, tile, programmatic launch and the grid of launches with side reductions (run time;
+  /// tuning.cuh's `launch_policy` says what each does). Programmatic launch is only ever used on sm_90+.
   tuning::launch_policy launch = {};
   /// Compute capability (major * 10 + minor) that `launch` was measured on: on other devices ew uses
   /// `tuning::policy_for_cc` instead. 0: every device.
