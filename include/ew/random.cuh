@@ -62,8 +62,8 @@ namespace detail {
 /// `a * b` as 64 bits, its halves in `hi` and `lo`. On the device `__umulhi` and a 32-bit multiply, which
 /// ptxas fuses into one IMAD.WIDE.U32: the same product written as a 64-bit multiply of the zero-extended
 /// words became a 64-bit multiply in the PTX, and ptxas added a zero register to each high half after
-/// it, 20 extra instructions a Philox block (CUDA 13.0, sm_90: 16 of the 409 instructions of the bf16
-/// dropout's whole-tile path for 16 elements; docs/PERFORMANCE.md, change 43).
+/// it, about 20 extra instructions a Philox block (CUDA 13.0, sm_90: the bf16 dropout's whole-tile path
+/// for 16 elements, four blocks, went from 424 instructions to 348; docs/PERFORMANCE.md, change 43).
 EW_HD void mulhilo(std::uint32_t a, std::uint32_t b, std::uint32_t& hi, std::uint32_t& lo) {
   NV_IF_TARGET(NV_IS_DEVICE, (hi = __umulhi(a, b); lo = a * b;), ({
                  const std::uint64_t p = static_cast<std::uint64_t>(a) * b;
