@@ -43,6 +43,7 @@
 
 #include <cuda_runtime_api.h>
 
+#include <cuda/std/bit>
 #include <cuda/std/limits>
 #include <cuda/std/type_traits>
 
@@ -74,6 +75,11 @@ struct max {
   EW_HD static T combine(T a, T b) {
     return detail::maximum(a, b);
   }
+  /// `combine(acc, value(v))`: a thread's running value `acc` and one more value.
+  template <class T>
+  EW_HD static T accumulate(T acc, T v) {
+    return combine(acc, value(v));
+  }
 };
 
 /// The smallest value (IEEE minimum: NaN if any is NaN, `-0 < +0`). Identity: `+inf` (the largest integer).
@@ -91,6 +97,11 @@ struct min {
   template <class T>
   EW_HD static T combine(T a, T b) {
     return detail::minimum(a, b);
+  }
+  /// `combine(acc, value(v))`: a thread's running value `acc` and one more value.
+  template <class T>
+  EW_HD static T accumulate(T acc, T v) {
+    return combine(acc, value(v));
   }
 };
 
@@ -110,6 +121,11 @@ struct sum {
   EW_HD static T combine(T a, T b) {
     return detail::wrap_add(a, b);
   }
+  /// `combine(acc, value(v))`: a thread's running value `acc` and one more value.
+  template <class T>
+  EW_HD static T accumulate(T acc, T v) {
+    return combine(acc, value(v));
+  }
 };
 
 /// The largest absolute value, `max |v|` (NaN if any is NaN), for floating value types: what per-tensor
@@ -127,6 +143,23 @@ struct amax {
   template <class T>
   EW_HD static T combine(T a, T b) {
     return detail::maximum(a, b);
+  }
+  /// `combine(acc, value(v))` for a thread's running value `acc`, which holds the identity (+0) or an
+  /// earlier result of this call: +0, a positive value or a NaN with its sign bit clear. On such values and
+  /// `|v|` the order of the floats is the order of their bits as unsigned integers (every NaN above +inf),
+  /// so one integer maximum of the bits with `v`'s sign bit cleared does it: NaN-propagating, exact and
+  /// independent of the order. The float `maximum` took about a dozen instructions and a branch an element
+  /// in the fused FP8 quantize's loop (CUDA 13.0, sm_90; docs/PERFORMANCE.md, change 44).
+  template <class T>
+  EW_HD static T accumulate(T acc, T v) {
+    if constexpr (cuda::std::is_floating_point_v<T>) {
+      using U = cuda::std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+      constexpr U magnitude = ~(U(1) << (sizeof(T) * 8 - 1));
+      const U a = cuda::std::bit_cast<U>(acc), b = cuda::std::bit_cast<U>(v) & magnitude;
+      return cuda::std::bit_cast<T>(a < b ? b : a);
+    } else {
+      return combine(acc, value(v));
+    }
   }
 };
 

@@ -12,6 +12,7 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../common/catch.hpp"
@@ -66,6 +67,64 @@ TEST_CASE("side_reduction: the split keeps the arrays and wraps the op", "[side_
   CHECK(ew::reduction::max::identity<std::int32_t>() == std::numeric_limits<std::int32_t>::min());
   CHECK(ew::reduction::sum::identity<std::uint64_t>() == 0);
   CHECK(ew::reduction::amax::identity<float>() == 0.0f);
+}
+
+TEMPLATE_TEST_CASE(
+    "side_reduction: amax's accumulate (an integer maximum of the bits) is max |v|, NaN sticking",
+    "[side_reduction]", float, double) {
+  // Against the definition computed apart from ew (std::fabs, std::isnan, comparisons of the magnitudes),
+  // over the special values and random bit patterns of every class, in chains of 64 values from the
+  // identity: after each step the running value is +0, the largest magnitude so far, or a NaN once any
+  // value was NaN (its payload not specified).
+  using T = TestType;
+  using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+  const T inf = std::numeric_limits<T>::infinity(), qnan = std::numeric_limits<T>::quiet_NaN();
+  const T tiny = std::numeric_limits<T>::denorm_min(), big = std::numeric_limits<T>::max();
+  std::vector<T> specials = {T(0),
+                             -T(0),
+                             T(1),
+                             T(-1),
+                             tiny,
+                             -tiny,
+                             big,
+                             -big,
+                             inf,
+                             -inf,
+                             qnan,
+                             -qnan,
+                             std::numeric_limits<T>::min(),
+                             -std::numeric_limits<T>::min()};
+  std::mt19937_64 rng(0x2026120503ull);
+  std::uniform_int_distribution<int> pick(0, 9);
+  for (int chain = 0; chain < 4000; ++chain) {
+    T acc = ew::reduction::amax::identity<T>();
+    T want = T(0);
+    bool nan = false;
+    for (int k = 0; k < 64; ++k) {
+      T v;
+      if (pick(rng) < 3) {
+        v = specials[static_cast<std::size_t>(rng() % specials.size())];
+      } else {
+        const U bits = static_cast<U>(rng());  // any class: normal, subnormal, inf, NaN of either sign
+        std::memcpy(&v, &bits, sizeof(T));
+      }
+      acc = ew::reduction::amax::accumulate(acc, v);
+      if (std::isnan(v)) nan = true;
+      if (!std::isnan(v) && std::fabs(v) > want) want = std::fabs(v);
+      INFO("chain " << chain << " step " << k);
+      if (nan) {
+        REQUIRE(std::isnan(acc));
+      } else {
+        REQUIRE(!std::signbit(acc));
+        REQUIRE(acc == want);
+      }
+    }
+  }
+  // The other reductions' accumulate is combine(acc, value(v)).
+  CHECK(ew::reduction::max::accumulate(-INFINITY, -0.0f) == 0.0f);
+  CHECK(std::signbit(ew::reduction::max::accumulate(-INFINITY, -0.0f)));
+  CHECK(ew::reduction::min::accumulate(3, -4) == -4);
+  CHECK(ew::reduction::sum::accumulate(std::uint32_t{0xffffffffu}, std::uint32_t{2}) == 1u);
 }
 
 namespace {

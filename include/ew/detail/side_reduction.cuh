@@ -59,7 +59,7 @@ struct side_accumulator {
 
   template <class V>
   EW_HD void add(V v) {
-    acc = R::combine(acc, R::value(convert<T>(v)));
+    acc = R::accumulate(acc, convert<T>(v));
   }
   EW_HD void merge(const side_accumulator& o) { acc = R::combine(acc, o.acc); }
 };
@@ -78,7 +78,7 @@ struct overwrite_accumulator {
 
   template <class V>
   EW_HD void add(V v) {
-    acc = R::combine(acc, R::value(convert<T>(v)));
+    acc = R::accumulate(acc, convert<T>(v));
   }
   EW_HD void merge(const overwrite_accumulator& o) { acc = R::combine(acc, o.acc); }
 };
