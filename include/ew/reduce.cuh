@@ -219,11 +219,11 @@ struct overwrite_target {
 
 /// A side-reduction output for `ew::out(...)` whose launch overwrites `*p` with `R` over the op's result
 /// part at this position (converted to `T`), whatever `*p` held before: no `ew::reset_reduction`, no
-/// memset (a launch of no elements launches nothing and leaves `*p` as it was). `ws` is a zeroed
-/// `ew::reduction_workspace` (see there) that no other target and no launch that may run at the same time
-/// uses. Deterministic for every reduction and type, a floating `sum` included. `R`, `T` and where it works
-/// as for `ew::reduce_into`; `p` and `ws` may not overlap any operand, target or workspace of the launch
-/// (checked).
+/// memset (a launch of no elements stores the reduction's identity, with a kernel of one thread). `ws` is a
+/// zeroed `ew::reduction_workspace` (see there) that no other target and no launch that may run at the same
+/// time uses. Deterministic for every reduction and type, a floating `sum` included. `R`, `T` and where it
+/// works as for `ew::reduce_into`; `p` and `ws` may not overlap any operand, target or workspace of the
+/// launch (checked).
 template <class R, class T>
 constexpr overwrite_target<R, T> reduce_overwrite(T* p, reduction_workspace* ws) {
   static_assert(cuda::std::is_same_v<R, reduction::max> || cuda::std::is_same_v<R, reduction::min> ||
