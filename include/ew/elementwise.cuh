@@ -93,7 +93,8 @@ template <class Op, int VecWidth = vec_auto, class Out, class In>
 ///               linear index) or `ew::index(d)` (the coordinate along `d`), `ew::constant(v)`,
 ///               `ew::scalar(p)`, random operands (random.cuh; element `x` from its linear index); or
 ///               `ew::in(...)` of them.
-/// @return cudaSuccess (an extent of 0 launches nothing); cudaErrorInvalidValue with nothing launched for
+/// @return cudaSuccess (an extent of 0 launches nothing but the identities of `ew::reduce_overwrite`
+///         outputs); cudaErrorInvalidValue with nothing launched for
 ///         bad arguments (negative extents or strides, a view not broadcastable to `shape`, an output view
 ///         of other extents, overlaps, null or misaligned pointers, sizes past 64 bits); or the launch's
 ///         CUDA error. `ew::last_error_message()` says why.
