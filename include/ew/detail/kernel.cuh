@@ -7,6 +7,7 @@
 /// code, sized and launched by dispatch.cuh.
 
 #include <cstddef>
+#include <cstring>
 
 #include <cuda/std/array>
 #include <cuda/std/tuple>
@@ -55,7 +56,23 @@ template <std::size_t K, std::size_t NumOut, class To, int Vec, class R>
 EW_HD void convert_results(vector_word<To, Vec>& out, R (&r)[Vec]) {
   using part_t =
       cuda::std::remove_cv_t<cuda::std::remove_reference_t<decltype(result_part<K, NumOut>(r[0]))>>;
-  if constexpr (is_fp8_v<To> && cuda::std::is_same_v<part_t, float> && Vec % 2 == 0) {
+  if constexpr (is_fp8_v<To> && cuda::std::is_same_v<part_t, float> && Vec % 4 == 0 && uses_word_v<To, Vec>) {
+    // Two pairs into each 32-bit word (one byte permute), element j in byte j as in memory: stored one
+    // byte at a time into `elements`, the pairs were split and reassembled with masks and shifts, about
+    // seven instructions every four elements (CUDA 13.0, sm_90; docs/PERFORMANCE.md, change 45).
+    unsigned words[Vec / 4];
+    EW_DETAIL_UNROLL
+    for (int k = 0; k < Vec / 4; ++k) {
+      const unsigned lo =
+          fp8_pair_bits<To>(result_part<K, NumOut>(r[4 * k]), result_part<K, NumOut>(r[4 * k + 1]));
+      const unsigned hi =
+          fp8_pair_bits<To>(result_part<K, NumOut>(r[4 * k + 2]), result_part<K, NumOut>(r[4 * k + 3]));
+      NV_IF_TARGET(NV_IS_DEVICE, (words[k] = __byte_perm(lo, hi, 0x5410);),
+                   (words[k] = (lo & 0xffffu) | ((hi & 0xffffu) << 16);));
+    }
+    static_assert(sizeof(words) == sizeof(out.word), "four FP8 elements a word");
+    memcpy(&out.word, words, sizeof(words));
+  } else if constexpr (is_fp8_v<To> && cuda::std::is_same_v<part_t, float> && Vec % 2 == 0) {
     EW_DETAIL_UNROLL
     for (int j = 0; j < Vec; j += 2) {
       const unsigned w = fp8_pair_bits<To>(result_part<K, NumOut>(r[j]), result_part<K, NumOut>(r[j + 1]));
