@@ -67,27 +67,22 @@ struct ow_three_amax {
   EW_HD cuda::std::tuple<float, float, float> operator()(float x) const { return {x, 2.0f * x, -x}; }
 };
 
-/// ew's policy but at most one block a SM for launches with side reductions: every kernel's blocks loop.
-struct one_block_a_sm {
+/// ew's policy with another grid for launches with side reductions: at most `PerSm` blocks a SM, or with
+/// `Waves` above 0 that many whole waves of the kernel's resident blocks (`launch_policy::reduction_waves`).
+template <int PerSm, int Waves = 0>
+struct reduction_grid {
   template <class Op>
   static constexpr ew::policy_entry entry() {
     ew::policy_entry e{};
-    e.launch.reduction_blocks_per_sm = 1;
-    return e;
-  }
-};
-
-/// ew's policy with grids of `Waves` whole waves of the kernel's resident blocks for launches with side
-/// reductions (`launch_policy::reduction_waves`).
-template <int Waves>
-struct whole_waves {
-  template <class Op>
-  static constexpr ew::policy_entry entry() {
-    ew::policy_entry e{};
+    e.launch.reduction_blocks_per_sm = PerSm;
     e.launch.reduction_waves = Waves;
     return e;
   }
 };
+/// One block a SM: every kernel's blocks loop.
+using one_block_a_sm = reduction_grid<1>;
+template <int Waves>
+using whole_waves = reduction_grid<32, Waves>;
 
 template <class T, class Policy = ew::default_policy>
 void check_quantize_overwrite(std::size_t n, std::size_t off, std::uint64_t seed, device_workspace& ws) {
