@@ -249,12 +249,23 @@ struct tile_thread {
         const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
         if (c.active) {
           cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
-          EW_DETAIL_UNROLL
-          for (int j = 0; j < Vec; ++j) {
-            if (j < c.n) {
-              auto r = op(cuda::std::get<I>(loaded)[k].elements.v[j]...);
-              ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))),
-               ...);
+          if constexpr (Path != tile_path::general && (is_fp8_v<out_t<O>> || ...)) {
+            // Whole vectors (`c.n` is `Vec`): every result first, then each output's conversion, as the
+            // 1-D kernel does (kernel.cuh), so that FP8 outputs convert two at a time, a word at a time.
+            using result_t = cuda::std::remove_cv_t<
+                cuda::std::remove_reference_t<decltype(op(cuda::std::get<I>(loaded)[k].elements.v[0]...))>>;
+            result_t r[Vec];
+            EW_DETAIL_UNROLL
+            for (int j = 0; j < Vec; ++j) r[j] = op(cuda::std::get<I>(loaded)[k].elements.v[j]...);
+            (convert_results<O, num_out>(cuda::std::get<O>(results), r), ...);
+          } else {
+            EW_DETAIL_UNROLL
+            for (int j = 0; j < Vec; ++j) {
+              if (j < c.n) {
+                auto r = op(cuda::std::get<I>(loaded)[k].elements.v[j]...);
+                ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))),
+                 ...);
+              }
             }
           }
           (write<Path>(cuda::std::get<O>(outs), out_base[O], smem, c.bl, c.al, c.n,
