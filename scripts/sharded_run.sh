@@ -14,8 +14,12 @@ set -uo pipefail
 n=${1:?usage: sharded_run.sh N COMMAND [OPTION ...]}
 shift
 dir=$(mktemp -d)
-"$@" --list-test-names-only 2>/dev/null | sed -e '/^$/d' -e 's/[\\,"]/\\&/g' |
-  awk -v n="$n" -v d="$dir" '{ print > (d "/shard" (NR % n)) }'
+# Catch2 v2 lists the names with --list-test-names-only; v3 (the device machine has one, 2026-12-05) with
+# --list-tests --verbosity quiet.
+# (v2 exits with the count of names it listed, so the output tells which one answered, not the exit code.)
+"$@" --list-test-names-only >"$dir/names" 2>&1
+if grep -q 'Unrecognised token' "$dir/names"; then "$@" --list-tests --verbosity quiet >"$dir/names" 2>/dev/null; fi
+sed -e '/^$/d' -e 's/[\\,"]/\\&/g' "$dir/names" | awk -v n="$n" -v d="$dir" '{ print > (d "/shard" (NR % n)) }'
 pids=()
 for f in "$dir"/shard*; do
   [ -f "$f" ] || continue
