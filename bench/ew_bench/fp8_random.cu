@@ -14,21 +14,22 @@
 //     two_pass_cub     the two passes PyTorch runs (x.abs().amax(), then the scaled cast), here as
 //                      cub::DeviceReduce::TransformReduce and ew's scaled cast: the in-run stand-in for
 //                      PyTorch, which the device machine does not have
-//     ew_fused_overwrite_capK  ew_fused_overwrite through a policy of at most K blocks an SM (K = 8, 16,
-//                      64) for launches with side reductions, beside ew's 32 (tuning.cuh: a cap not yet
-//                      measured against others, docs/PERFORMANCE.md change 40 and probe 19)
-//     ew_fused_overwrite_wavesW  the same in W whole waves (1, 2) of the kernel's resident blocks
+//     ew_fused_overwrite_capK  ew_fused_overwrite through a policy of at most K blocks an SM (K = 8, 32)
+//                      for launches with side reductions, beside ew's 16 (tuning.cuh; docs/PERFORMANCE.md
+//                      change 40, probe 19 and change 46)
+//     ew_fused_overwrite_waves1  the same in one whole wave of the kernel's resident blocks
 //                      (`launch_policy::reduction_waves`)
 //     ew_fused_cap0    ew_fused with one tile a block (no cap): the kernel before change 40, in the same run
+//     ew_fused_cap32   ew_fused at 32 blocks an SM (ew's cap before change 46)
 //   amax_alone   max |x| and nothing written (issue 22: a reduction alone), f32 and bf16, 2^20 to 2^28
 //     ew_overwrite     ew::reduce_overwrite<amax> of ew::identity (bar: >= 0.97x of the read bandwidth,
 //                      >= 1.00x cub)
 //     ew_into          ew::reduce_into<amax>, reset once, untimed
-//     ew_overwrite_capK, ew_overwrite_waves1  ew_overwrite with at most K blocks an SM (K = 16, 64; ew's
-//                      is 32), or in one whole wave of resident blocks
+//     ew_overwrite_cap32, ew_overwrite_waves1  ew_overwrite with at most 32 blocks an SM (ew's is 16),
+//                      or in one whole wave of resident blocks
 //     cub              cub::DeviceReduce::TransformReduce(|x|, max), its scratch allocated once
 //   sum_alone    the float sum of x, f32 and bf16, 2^20 to 2^28
-//     ew_overwrite     ew::reduce_overwrite<sum> (deterministic); ew_overwrite_capK as for amax
+//     ew_overwrite     ew::reduce_overwrite<sum> (deterministic); ew_overwrite_cap32 as for amax
 //     ew_into_reset    ew::reset_reduction and ew::reduce_into<sum> (atomics, not deterministic), both timed
 //     cub              cub::DeviceReduce::TransformReduce(x as float, plus)
 //   dropout      (y, mask) = dropout(x, p = 0.1) keyed by (seed, offset, i), f32 and bf16, 2^26 and 2^28
@@ -240,26 +241,33 @@ void quant_cells(std::size_t n) {
         });
   };
   overwrite_grid_row(reduction_grid_policy<8>{}, "cap8", 0);
-  overwrite_grid_row(reduction_grid_policy<16>{}, "cap16", 1);
-  overwrite_grid_row(reduction_grid_policy<64>{}, "cap64", 2);
+  overwrite_grid_row(reduction_grid_policy<32>{}, "cap32", 1);
   overwrite_grid_row(reduction_grid_policy<32, 1>{}, "waves1", 3);
-  overwrite_grid_row(reduction_grid_policy<32, 2>{}, "waves2", 4);
-  const auto amax20 = [] { return ew::reduce_into<ew::reduction::amax>(extra(20).as<float>()); };
-  register_cold_row(
-      op, type, "ew_fused_cap0", 10, n, bytes,
-      [n] {
-        ensure_inputs<T>(n, 0, 10);
-        extra(20).ensure(256);
-      },
-      [n, y_of, amax20](cudaStream_t s) {
-        poison(y_of(10), n, s);
-        ew_ok(ew::reset_reduction(amax20(), s));  // untimed, as ew_fused's
-      },
-      [n, y_of, amax20](cudaStream_t s) {
-        ew_ok(ew::elementwise<reduction_grid_policy<0>>(
-            scale_and_keep<T>{quant_scale}, n, ew::out(y_of(10), amax20()), ws().a.as<const T>(), s));
-      },
-      [n, y_of](cudaStream_t s) { return check_quant<T>(y_of(10), extra(20).as<float>(), n, s); });
+  // ew_fused through other grids: slot 10 uncapped (its location extra(20)), slot 11 at 32 an SM
+  // (extra(26)).
+  auto into_grid_row = [&](auto policy, const std::string& grid, int slot, int loc) {
+    using P = decltype(policy);
+    const auto target = [loc] { return ew::reduce_into<ew::reduction::amax>(extra(loc).as<float>()); };
+    register_cold_row(
+        op, type, "ew_fused_" + grid, slot, n, bytes,
+        [n, slot, loc] {
+          ensure_inputs<T>(n, 0, slot);
+          extra(loc).ensure(256);
+        },
+        [n, y_of, slot, target](cudaStream_t s) {
+          poison(y_of(slot), n, s);
+          ew_ok(ew::reset_reduction(target(), s));  // untimed, as ew_fused's
+        },
+        [n, y_of, slot, target](cudaStream_t s) {
+          ew_ok(ew::elementwise<P>(scale_and_keep<T>{quant_scale}, n, ew::out(y_of(slot), target()),
+                                   ws().a.as<const T>(), s));
+        },
+        [n, y_of, slot, loc](cudaStream_t s) {
+          return check_quant<T>(y_of(slot), extra(loc).as<float>(), n, s);
+        });
+  };
+  into_grid_row(reduction_grid_policy<0>{}, "cap0", 10, 20);
+  into_grid_row(reduction_grid_policy<32>{}, "cap32", 11, 26);
   register_cold_row(
       op, type, "two_pass_cub", 3, n, bytes,
       [n] {
@@ -376,8 +384,7 @@ void reduction_cells(std::size_t n, bool amax) {
           return check_reduction<T>(amax, extra(21).as<float>() + 32 * k, n, s);
         });
   };
-  overwrite_grid_row(reduction_grid_policy<16>{}, "cap16", 0);
-  overwrite_grid_row(reduction_grid_policy<64>{}, "cap64", 1);
+  overwrite_grid_row(reduction_grid_policy<32>{}, "cap32", 0);
   overwrite_grid_row(reduction_grid_policy<32, 1>{}, "waves1", 2);
   if (amax) {  // max is idempotent: one untimed reset, and the timed repeats leave the same value
     register_cold_row(

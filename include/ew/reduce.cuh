@@ -28,10 +28,13 @@
 /// may differ in the last bits; integer sums are exact (wrapping) and deterministic.
 ///
 /// `ew::reduce_overwrite<R>(p, ws)` is the other kind of target: the launch overwrites `*p` with the
-/// reduction of its own values, so no reset runs before it. Each block stores its partial result in the
-/// workspace `ws` (`ew::reduction_workspace`, device memory the caller allocates once and zeroes once), and
-/// the block that finishes last, which a counter in the workspace finds (and sets back to zero for the next
-/// launch), combines the partials in a fixed order and stores the result. Nothing is allocated, no extra
+/// reduction of its own values, so no reset runs before it. For a `sum` each block stores its partial
+/// result in the workspace `ws` (`ew::reduction_workspace`, device memory the caller allocates once and
+/// zeroes once), and the block that finishes last, which a counter in the workspace finds (and sets back to
+/// zero for the next launch), combines the partials in a fixed order and stores the result. For `max`, `min`
+/// and `amax` each block sends its partial to one word of the workspace as an atomic maximum of a key that
+/// orders the values as the reduction does, and the last block exchanges the word for zero and stores its
+/// value: one word read at the end instead of one a block. Nothing is allocated, no extra
 /// launch runs, graph capture and replay work, and every reduction is deterministic run to run, a floating
 /// `sum` included: the same launch (the same sizes, the pointers at the same alignment) on the same device
 /// adds in the same order. A launch of no elements (an empty tensor, an expert with no tokens) stores the
@@ -195,9 +198,11 @@ constexpr reduce_target<R, T> reduce_into(T* p) {
 }
 
 /// The device memory an `ew::reduce_overwrite` target works in: a counter of the blocks that have finished
-/// and one partial result per block. Allocate it once (`cudaMalloc(&ws, sizeof(ew::reduction_workspace))`)
-/// and zero it once (`cudaMemset(ws, 0, sizeof(ew::reduction_workspace))`); every launch leaves the counter
-/// at zero again, so the same workspace serves any number of launches, graph replays included, one after
+/// and one partial result per block (a `sum`), or one word that every block's partial reaches as an atomic
+/// maximum of its order key (`max`, `min`, `amax`). Allocate it once (`cudaMalloc(&ws,
+/// sizeof(ew::reduction_workspace))`) and zero it once (`cudaMemset(ws, 0,
+/// sizeof(ew::reduction_workspace))`); every launch leaves the counter and the word at zero again, so the
+/// same workspace serves any number of launches, graph replays included, one after
 /// another in stream order. Two launches that may run at the same time (different streams, no event
 /// between them) need two workspaces, as does each target of one launch. 64 KiB and 16 bytes.
 struct reduction_workspace {
@@ -206,7 +211,8 @@ struct reduction_workspace {
   /// Blocks of the current launch that have stored their partial, modulo the grid (0 between launches).
   unsigned arrived;
   unsigned reserved[3];
-  /// Block `b`'s partial result in `partial[b]`, its bits in the word's low bytes.
+  /// Block `b`'s partial result in `partial[b]`, its bits in the word's low bytes (a `sum`); the running
+  /// order key in `partial[0]`, zero between launches (`max`, `min`, `amax`).
   unsigned long long partial[capacity];
 };
 

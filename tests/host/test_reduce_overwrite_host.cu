@@ -2,8 +2,9 @@
 //
 // Overwrite targets and the capped grid of launches with side reductions on the host (ctest
 // host.reduce_overwrite): the grid cap's arithmetic; the last block's walk over the workspace slots (each
-// slot once, in a fixed order, whatever the grid and block size); every thread of simulated capped grids
-// (several sizes, offsets, block sizes, caps down to one block) through the kernel body into overwrite
+// slot once, in a fixed order, whatever the grid and block size); the order keys of max, min and amax (the
+// larger key is the combined value's, every value and special of each type); every thread of simulated capped
+// grids (several sizes, offsets, block sizes, caps down to one block) through the kernel body into overwrite
 // targets whose locations hold garbage before each launch, against reductions computed here (max, min, amax
 // and integer sums exactly, NaN included; a float sum close to a double sum); and the bad arguments through
 // `ew::elementwise`, each rejected with its message before anything touches a device.
@@ -49,10 +50,12 @@ std::unique_ptr<ew::reduction_workspace> zeroed_workspace() {
 TEST_CASE("reduce_overwrite: the grid of a launch with side reductions", "[reduce_overwrite]") {
   ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
   using ew::detail::side_reduction_blocks;
-  CHECK(policy.reduction_blocks_per_sm == 32);
-  CHECK(side_reduction_blocks(262144, 132, policy, false) == 4224);  // 2^28 f32 on an H200
+  CHECK(policy.reduction_blocks_per_sm == 16);
+  CHECK(side_reduction_blocks(262144, 132, policy, false) == 2112);  // 2^28 f32 on an H200
   CHECK(side_reduction_blocks(1024, 132, policy, false) == 1024);    // fewer than the cap: unchanged
   CHECK(side_reduction_blocks(1, 132, policy, true) == 1);
+  policy.reduction_blocks_per_sm = 32;
+  CHECK(side_reduction_blocks(262144, 132, policy, false) == 4224);
   CHECK(side_reduction_blocks(262144, 300, policy, true) ==
         ew::reduction_workspace::capacity);  // 9600 > 8192
   CHECK(side_reduction_blocks(262144, 300, policy, false) == 9600);
@@ -134,6 +137,91 @@ TEST_CASE("reduce_overwrite: the last block combines every slot once, in a fixed
   for (int b = 0; b < 5; ++b) fs[b] = ew::detail::to_word(fv[b]);
   CHECK(ew::detail::combine_slots<ew::reduction::sum, float>(fs.data(), 5, 0, 2) == ((1e8f + -1e8f) + 0.5f));
   CHECK(ew::detail::combine_slots<ew::reduction::sum, float>(fs.data(), 5, 1, 2) == 2.0f);
+}
+
+namespace {
+
+/// For reduction R over T: every pair of `values` (and each value alone) through `order_key`: the larger
+/// key is the key of `R::combine`, `from_order_key` gives the value back (NaN: a NaN), no value has key 0
+/// but an integer identity, and key 0 gives the identity.
+template <class R, class T>
+void check_order_keys(const std::vector<T>& values) {
+  using ew::detail::from_order_key;
+  using ew::detail::order_key;
+  auto same = [](T a, T b) {
+    if constexpr (std::is_floating_point_v<T>) {
+      if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+      return a == b && std::signbit(a) == std::signbit(b);
+    } else {
+      return a == b;
+    }
+  };
+  CHECK(same(from_order_key<R, T>(0), R::template identity<T>()));
+  std::size_t bad_round = 0, bad_zero = 0, bad_pair = 0;
+  for (T a : values) {
+    const unsigned long long ka = order_key<R>(a);
+    bad_round += !same(from_order_key<R, T>(ka), a);
+    if constexpr (std::is_floating_point_v<T>) bad_zero += ka == 0;
+    for (T b : values) {
+      const unsigned long long kb = order_key<R>(b);
+      bad_pair += !same(from_order_key<R, T>(ka < kb ? kb : ka), R::combine(a, b));
+    }
+  }
+  CHECK(bad_round == 0);
+  CHECK(bad_zero == 0);
+  CHECK(bad_pair == 0);
+}
+
+template <class T>
+std::vector<T> key_values(std::uint64_t seed) {
+  std::vector<T> v;
+  using L = std::numeric_limits<T>;
+  v.push_back(T(0));
+  v.push_back(L::max());
+  v.push_back(L::lowest());
+  v.push_back(L::min());
+  if constexpr (std::is_floating_point_v<T>) {
+    for (T x : {T(-0.0), L::infinity(), -L::infinity(), L::quiet_NaN(), -L::quiet_NaN(), L::denorm_min(),
+                -L::denorm_min(), T(1), T(-1), T(0.5), T(-2.25)}) {
+      v.push_back(x);
+    }
+  } else if constexpr (std::is_signed_v<T>) {
+    for (T x : {T(-1), T(1), T(L::min() + 1), T(L::max() - 1)}) v.push_back(x);
+  } else {
+    for (T x : {T(1), T(L::max() - 1), T(L::max() / 2 + 1)}) v.push_back(x);
+  }
+  std::mt19937_64 rng(seed);
+  while (v.size() < 200) {
+    using U = std::conditional_t<sizeof(T) == 4, std::uint32_t, std::uint64_t>;
+    const U u = static_cast<U>(rng());
+    T x;
+    std::memcpy(&x, &u, sizeof x);
+    v.push_back(x);
+  }
+  return v;
+}
+
+template <class T>
+void check_order_keys_all_reductions(std::uint64_t seed) {
+  const std::vector<T> v = key_values<T>(seed);
+  check_order_keys<ew::reduction::max, T>(v);
+  check_order_keys<ew::reduction::min, T>(v);
+  if constexpr (std::is_floating_point_v<T>) {
+    std::vector<T> m;  // amax reduces magnitudes: what the kernel hands it
+    for (T x : v) m.push_back(std::isnan(x) ? x : std::fabs(x));
+    check_order_keys<ew::reduction::amax, T>(m);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("reduce_overwrite: order keys of max, min and amax", "[reduce_overwrite]") {
+  check_order_keys_all_reductions<float>(1);
+  check_order_keys_all_reductions<double>(2);
+  check_order_keys_all_reductions<std::int32_t>(3);
+  check_order_keys_all_reductions<std::uint32_t>(4);
+  check_order_keys_all_reductions<std::int64_t>(5);
+  check_order_keys_all_reductions<std::uint64_t>(6);
 }
 
 namespace {

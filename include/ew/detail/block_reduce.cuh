@@ -5,9 +5,12 @@
 /// How a block's partial results of a side reduction (side_reduction.cuh) reach the target: `block_reduce`
 /// (warp shuffles, one shared word per warp) and then either one atomic per block (`block_combine_into`,
 /// `atomic_combine`: floats' max and min through the integer atomics on their bits) or, for an
-/// `ew::reduce_overwrite` target, the block's partial into its workspace slot, a ticket, and the last
-/// block's combination of every slot in block order (`block_overwrite`, `combine_slots`). `combine_slots`
-/// and the word conversions are `__host__ __device__`: the host tests' simulated last block runs them.
+/// `ew::reduce_overwrite` target, either (a `sum`) the block's partial into its workspace slot, a ticket,
+/// and the last block's combination of every slot in block order (`block_overwrite`, `combine_slots`), or
+/// (`max`, `min`, `amax`) one atomic maximum of the partial's order key (`order_key`) on one workspace word,
+/// a ticket, and the last block's exchange of that word for zero (`block_overwrite_ordered`).
+/// `combine_slots`, the keys and the word conversions are `__host__ __device__`: the host tests' simulated
+/// last block runs them.
 
 #include <cuda/std/bit>
 #include <cuda/std/type_traits>
@@ -68,6 +71,41 @@ EW_HD T combine_slots(const unsigned long long* slots, unsigned count, unsigned 
     v = R::combine(v, from_word<T>(w));
   }
   return v;
+}
+
+/// A monotone reduction's (`max`, `min`, `amax`) value `v` as an unsigned key whose unsigned maximum is the
+/// reduction: the key of `R::combine(a, b)` is the larger of the two keys (floats: the total order of the
+/// bits, `+0 > -0`, with a NaN made the canonical NaN that `atomic_combine` stores, above every value for
+/// `max` and `amax`, below every value for `min`; integers: offset binary). No value has key 0, but for
+/// integers the identity: a zeroed word is "no value yet" (`from_order_key` gives the identity).
+template <class R, class T>
+EW_HD unsigned long long order_key(T v) {
+  constexpr bool is_min = cuda::std::is_same_v<R, reduction::min>;
+  using U = cuda::std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+  constexpr U sign = U(1) << (sizeof(T) * 8 - 1);
+  U k;
+  if constexpr (cuda::std::is_floating_point_v<T>) {
+    U b = cuda::std::bit_cast<U>(v);
+    if (v != v) b = is_min ? ~U(0) : ~sign;  // canonical NaN, as atomic_combine's
+    k = (b & sign) != 0 ? U(~b) : U(b | sign);
+  } else {
+    k = cuda::std::is_signed_v<T> ? U(static_cast<U>(v) ^ sign) : static_cast<U>(v);
+  }
+  return is_min ? U(~k) : k;
+}
+/// The value of an `order_key`; a zero key (no value) gives `R`'s identity.
+template <class R, class T>
+EW_HD T from_order_key(unsigned long long key) {
+  constexpr bool is_min = cuda::std::is_same_v<R, reduction::min>;
+  using U = cuda::std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+  constexpr U sign = U(1) << (sizeof(T) * 8 - 1);
+  if (key == 0) return R::template identity<T>();
+  const U k = is_min ? U(~static_cast<U>(key)) : static_cast<U>(key);
+  if constexpr (cuda::std::is_floating_point_v<T>) {
+    return cuda::std::bit_cast<T>((k & sign) != 0 ? U(k & ~sign) : U(~k));
+  } else {
+    return static_cast<T>(cuda::std::is_signed_v<T> ? U(k ^ sign) : k);
+  }
 }
 
 /// The integer type of `T`'s size that a float's bits are compared in, signed or not.
@@ -189,6 +227,29 @@ __device__ __forceinline__ void block_overwrite(const Acc& a) {
     __threadfence();  // the other blocks' slots, stored before their tickets, are read after this one's
     v = block_reduce<R>(combine_slots<R, T>(a.workspace->partial, gridDim.x, threadIdx.x, blockDim.x));
     if (threadIdx.x == 0) *a.target = v;
+  }
+  __syncthreads();  // the shared words are reused by the next reduction of the same type
+}
+
+/// `block_overwrite` for a monotone reduction (`max`, `min`, `amax`), whose result does not depend on the
+/// order of its values: thread 0 sends the block's `order_key` to one workspace word as an atomic maximum
+/// (a reduction: nothing comes back), fences, and takes its ticket; the last block's thread 0 exchanges the
+/// word for zero (ready for the next launch) and stores its value. The last block reads one word instead
+/// of one slot a block, and no block reduction follows. Exact and deterministic: a maximum of keys. Every
+/// thread of the block must call it.
+template <class Acc>
+__device__ __forceinline__ void block_overwrite_ordered(const Acc& a) {
+  using R = typename Acc::reduction;
+  using T = typename Acc::value_type;
+  const T v = block_reduce<R>(a.acc);
+  if (threadIdx.x == 0) {
+    unsigned long long* word = &a.workspace->partial[0];
+    atomicMax(word, order_key<R>(v));
+    __threadfence();
+    if (atomicInc(&a.workspace->arrived, gridDim.x - 1u) == gridDim.x - 1u) {
+      __threadfence();  // the other blocks' maxima, sent before their tickets, are in the word
+      *a.target = from_order_key<R, T>(atomicExch(word, 0ull));
+    }
   }
   __syncthreads();  // the shared words are reused by the next reduction of the same type
 }

@@ -8,9 +8,11 @@
 /// kernels hold it by value), so the accumulators live in that thread's registers. After its elements a
 /// thread hands its copy back (`elementwise_grid_thread`, `nd_grid_thread`), and the kernel reduces the
 /// block's copies (`block_finish`, block_reduce.cuh: warp shuffles, one shared word per warp) into one
-/// atomic per block and reduction. An `ew::reduce_overwrite` target takes no atomic on the value: each block
-/// stores its partial in the workspace, and the last block to finish (a ticket counter, `atomicInc` wrapping
-/// back to zero) combines the partials in block order and overwrites the location (`block_overwrite`).
+/// atomic per block and reduction. An `ew::reduce_overwrite` target of a `sum` takes no atomic on the value:
+/// each block stores its partial in the workspace, and the last block to finish (a ticket counter,
+/// `atomicInc` wrapping back to zero) combines the partials in block order and overwrites the location
+/// (`block_overwrite`); one of a `max`, `min` or `amax` sends each block's partial to one workspace word as
+/// an atomic maximum of its order key, and the last block takes the word (`block_overwrite_ordered`).
 /// Launches with side reductions have a capped grid whose blocks loop over tiles (`side_reduction_blocks`).
 /// The host tests fold each simulated thread's copy with `host_finish` and end the launch with `host_end`.
 /// Which outputs are targets, and the op's wrapping, are side_split.cuh's.
@@ -144,15 +146,16 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   EW_HD void write_identities() const { identities_all(cuda::std::index_sequence_for<Acc...>{}); }
 
   /// The host tests' end of simulated thread `thread` of block `block`: its partials combined into the
-  /// `ew::reduce_into` targets, and into the block's workspace slot of the `ew::reduce_overwrite` ones
-  /// (thread 0 first: it stores, the others combine).
+  /// `ew::reduce_into` targets, into the block's workspace slot of the `ew::reduce_overwrite` ones of a
+  /// `sum` (thread 0 first: it stores, the others combine), and into the workspace word of the others.
   void host_finish(std::size_t block, std::size_t thread) const {
     host_all(block, thread, cuda::std::index_sequence_for<Acc...>{});
   }
 
   /// The host tests' end of a simulated launch of `blocks` blocks of `threads`, after every thread's
   /// `host_finish`: the last block's part for each `ew::reduce_overwrite` target (`combine_slots` for each
-  /// of its threads, combined in thread order), which overwrites the location.
+  /// of its threads, combined in thread order; or the workspace word's value, the word zeroed), which
+  /// overwrites the location.
   void host_end(std::size_t blocks, std::size_t threads) const {
     host_end_all(blocks, threads, cuda::std::index_sequence_for<Acc...>{});
   }
@@ -172,7 +175,9 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   }
   template <class Ac>
   __device__ __forceinline__ static void block_one(const Ac& a) {
-    if constexpr (Ac::overwrite) {
+    if constexpr (Ac::overwrite && Ac::reduction::monotone) {
+      block_overwrite_ordered(a);
+    } else if constexpr (Ac::overwrite) {
       block_overwrite(a);
     } else {
       block_combine_into(a);
@@ -203,7 +208,11 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   static void host_one(const Ac& a, std::size_t block, std::size_t thread) {
     using R = typename Ac::reduction;
     using T = typename Ac::value_type;
-    if constexpr (Ac::overwrite) {
+    if constexpr (Ac::overwrite && R::monotone) {  // the word's atomic maximum, per thread here
+      unsigned long long& word = a.workspace->partial[0];
+      const unsigned long long key = order_key<R>(a.acc);
+      if (word < key) word = key;
+    } else if constexpr (Ac::overwrite) {
       unsigned long long& slot = a.workspace->partial[block];
       slot = to_word(thread == 0 ? a.acc : R::combine(from_word<T>(slot), a.acc));
     } else {
@@ -216,7 +225,10 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   }
   template <class Ac>
   static void host_end_one(const Ac& a, std::size_t blocks, std::size_t threads) {
-    if constexpr (Ac::overwrite) {
+    if constexpr (Ac::overwrite && Ac::reduction::monotone) {
+      *a.target = from_order_key<typename Ac::reduction, typename Ac::value_type>(a.workspace->partial[0]);
+      a.workspace->partial[0] = 0;
+    } else if constexpr (Ac::overwrite) {
       using R = typename Ac::reduction;
       using T = typename Ac::value_type;
       T v = R::template identity<T>();

@@ -70,11 +70,12 @@ struct launch_policy {
   /// (warp shuffles, two barriers, thread 0's loop over the warps' words) during which it has no load in
   /// flight, and with one tile a block that end was paid 262,144 times at 2^28 f32: the fused FP8 quantize
   /// with amax ran at 0.61 (f32) and 0.53 (bf16) of the plain cast, about 0.7 ns per block, whether or
-  /// not its atomic was sent (docs/PERFORMANCE.md, change 9b). 32 a SM (4,224 blocks on the H200: two waves
-  /// of a unary op's 128-thread blocks at 16 a SM, four of a binary op's 256-thread ones) pays it 62 times
-  /// less; a grid capped at 8 waves lost 5% on a plain add (probe 2), which is the price this trades for
-  /// it. Not measured yet: PERFORMANCE.md, change 40. A policy (`ew::elementwise<Policy>`) may set another.
-  int reduction_blocks_per_sm = 32;
+  /// not its atomic was sent (docs/PERFORMANCE.md, change 9b). 32 a SM (change 40) paid it 62 times less;
+  /// 16 a SM (2,112 blocks on the H200, about one wave of the fused quantize's 128-thread blocks) beat 32
+  /// by 3 to 9% with an overwrite target from 2^24 to 2^28 elements and by up to 13% for an amax alone
+  /// (probe 19, H200, 2026-12-05), and ties one whole wave (`reduction_waves`). Checked against 32 for
+  /// `ew::reduce_into` in change 46. A policy (`ew::elementwise<Policy>`) may set another.
+  int reduction_blocks_per_sm = 16;
   /// When above 0, a launch with side reductions runs at most this many whole waves of its kernel's
   /// resident blocks (the occupancy at the launch's block size and shared memory, queried once per device
   /// for each kernel) in place of `reduction_blocks_per_sm`: blocks that loop over equal shares of the
@@ -94,7 +95,7 @@ struct launch_policy {
 /// The most blocks a launch with an `ew::reduce_overwrite` target may have: the workspace
 /// (`ew::reduction_workspace`) holds one partial result per block, 8 bytes each (64 KiB). A launch of more
 /// blocks loops over tiles. 8192 is 62 blocks per SM on the H200 (132 SMs) and 55 on a B200 (148), above
-/// `launch_policy::reduction_blocks_per_sm`'s 32.
+/// `launch_policy::reduction_blocks_per_sm`'s 16.
 inline constexpr unsigned reduction_workspace_blocks = 8192;
 
 /// Whether a programmatic launch of `blocks` blocks on a device of `sm_count` SMs triggers its dependent
