@@ -5,9 +5,9 @@
 #   scripts/gpu_check.sh [BUILD_DIR] [STAGE ...]
 #
 # BUILD_DIR defaults to build-gpu (made with scripts/build_gpu.sh, or any build with the tests and
-# benchmarks on). STAGES: tests torch_ext sanitizers bench operands fp8_random compare tune torch plot cells
-# fused (default: all but compare, cells and fused, in that order; compare needs EW_COMPARE_BASE, see below;
-# cells and fused need PyTorch and the bundle's libew_cells.so).
+# benchmarks on). STAGES: tests torch_ext sanitizers bench operands fp8_random catalog compare tune torch plot
+# cells fused (default: all but compare, cells and fused, in that order; compare needs EW_COMPARE_BASE, see
+# below; cells and fused need PyTorch and the bundle's libew_cells.so).
 # Output goes to $OUT when set (the device tool's output folder), else ./gpu-out: summary.txt (the counts),
 # logs.tar.gz (every log), bench.json, bench_cccl_pypi.json, hot.json, hot_cccl_pypi.json, operands*.json and
 # operands*.md, fp8_random*.json and fp8_random*.md, torch_triton.json,
@@ -20,7 +20,7 @@ set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
 shift || true
-stages=${*:-tests torch_ext sanitizers bench operands fp8_random tune torch plot}
+stages=${*:-tests torch_ext sanitizers bench operands fp8_random catalog tune torch plot}
 out=${OUT:-$PWD/gpu-out}
 logs=$(mktemp -d)
 mkdir -p "$out"
@@ -166,6 +166,11 @@ fp8_filter='^(quant_amax|dropout|amax_alone|sum_alone)/'
 fp8_alone=${EW_FP8_ALONE:-"quant_amax/f32/ew_fused/cold/aligned/268435456 dropout/bf16/ew_dropout/cold/aligned/268435456"}
 if has fp8_random; then
   cell_stage fp8_random "$fp8_filter" "$fp8_alone" fp8_random.py
+fi
+
+# catalog: the op catalog's cells (issue 23), each op against ew's relu.
+if has catalog; then
+  cell_stage catalog '^catalog/' "${EW_CATALOG_ALONE:-catalog/bf16/gelu/cold/aligned/67108864}" catalog.py
 fi
 
 # bench: the full sweep of ew_bench (toolkit CCCL) and of ew_bench_cccl_pypi (the pinned PyPI CCCL) when

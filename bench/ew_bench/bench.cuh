@@ -219,6 +219,8 @@ void register_cold_row(const std::string& op, const std::string& type, const std
                        std::function<check_result(cudaStream_t)> check);
 /// The FP8 quantize-with-amax and dropout rows of issue 13 (fp8_random.cu).
 void register_fp8_random();
+/// The op catalog's rows of issue 23 (catalog.cu).
+void register_catalog();
 void register_host_cost();
 
 }  // namespace ewb

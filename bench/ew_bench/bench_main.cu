@@ -96,6 +96,7 @@ std::string register_all() {
   std::string fusion = register_fusion();
   register_operands();
   register_fp8_random();
+  register_catalog();
   commit_rows(env().opt.reverse);
   register_host_cost();
   return fusion;

@@ -21,6 +21,8 @@
 //                      (`launch_policy::reduction_waves`)
 //     ew_fused_cap0    ew_fused with one tile a block (no cap): the kernel before change 40, in the same run
 //     ew_fused_cap32   ew_fused at 32 blocks an SM (ew's cap before change 46)
+//     ew_fused_loads4  ew_fused with 4 vectors a thread in flight (128 threads x 4 vectors a tile): the
+//                      looping blocks' loads in flight (probe 20)
 //   amax_alone   max |x| and nothing written (issue 22: a reduction alone), f32 and bf16, 2^20 to 2^28
 //     ew_overwrite     ew::reduce_overwrite<amax> of ew::identity (bar: >= 0.97x of the read bandwidth,
 //                      >= 1.00x cub)
@@ -92,15 +94,20 @@ struct plus_of {
 constexpr float quant_scale = 112.0f;  // 448 / 4: the inputs are in +-[1/16, 4)
 
 /// ew's policy but with another grid for launches with side reductions: at most `Cap` blocks an SM (0: one
-/// tile a block), or with `Waves` above 0 that many whole waves of the kernel's resident blocks; the rest
-/// of the entry ew's default: the same kernel, another grid.
-template <int Cap, int Waves = 0>
+/// tile a block), or with `Waves` above 0 that many whole waves of the kernel's resident blocks; with
+/// `Loads` other than 2, that many vectors a thread in flight (a tile of 128 threads x `Loads` vectors for
+/// a unary op); the rest of the entry ew's default.
+template <int Cap, int Waves = 0, int Loads = 2>
 struct reduction_grid_policy {
   template <class Op>
   static constexpr ew::policy_entry entry() {
     ew::policy_entry e = ew::default_policy::entry<Op>();
     e.launch.reduction_blocks_per_sm = Cap;
     e.launch.reduction_waves = Waves;
+    if (Loads != 2) {
+      e.shape.loads_in_flight = Loads;
+      e.launch.tile_vectors = 128 * Loads;
+    }
     return e;
   }
 };
@@ -244,7 +251,7 @@ void quant_cells(std::size_t n) {
   overwrite_grid_row(reduction_grid_policy<32>{}, "cap32", 1);
   overwrite_grid_row(reduction_grid_policy<32, 1>{}, "waves1", 3);
   // ew_fused through other grids: slot 10 uncapped (its location extra(20)), slot 11 at 32 an SM
-  // (extra(26)).
+  // (extra(26)), slot 12 with 4 loads a thread in flight (extra(27)).
   auto into_grid_row = [&](auto policy, const std::string& grid, int slot, int loc) {
     using P = decltype(policy);
     const auto target = [loc] { return ew::reduce_into<ew::reduction::amax>(extra(loc).as<float>()); };
@@ -268,6 +275,7 @@ void quant_cells(std::size_t n) {
   };
   into_grid_row(reduction_grid_policy<0>{}, "cap0", 10, 20);
   into_grid_row(reduction_grid_policy<32>{}, "cap32", 11, 26);
+  into_grid_row(reduction_grid_policy<16, 0, 4>{}, "loads4", 12, 27);
   register_cold_row(
       op, type, "two_pass_cub", 3, n, bytes,
       [n] {
