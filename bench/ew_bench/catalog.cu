@@ -78,12 +78,15 @@ void catalog_row(const std::string& name, int slot, Op op, Getters... get) {
           extra_input<T>(0).ensure(n * sizeof(T));
           extra_input<T>(1).ensure(n);
           ew_ok(ew::elementwise(magnitude<T>{}, n, extra_input<T>(0).template as<T>(), ws().a.as<const T>()));
-          ew_ok(ew::elementwise(positive<T>{}, n, extra_input<T>(1).template as<bool>(), ws().a.as<const T>()));
+          ew_ok(
+              ew::elementwise(positive<T>{}, n, extra_input<T>(1).template as<bool>(), ws().a.as<const T>()));
           EWB_CHECK(cudaDeviceSynchronize());
         }
       },
       [n, slot](cudaStream_t s) { poison(ws().out(slot).ptr, n * sizeof(R), s); },
-      [n, slot, op, get...](cudaStream_t s) { ew_ok(ew::elementwise(op, n, ws().out(slot).as<R>(), ew::in(get()...), s)); },
+      [n, slot, op, get...](cudaStream_t s) {
+        ew_ok(ew::elementwise(op, n, ws().out(slot).as<R>(), ew::in(get()...), s));
+      },
       [n, slot, op, get...](cudaStream_t s) {
         R* want = ws().tmp(slot).as<R>();
         reference_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(op, n, want, get()...);
