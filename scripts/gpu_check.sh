@@ -135,7 +135,8 @@ fi
 # (and NAME*.json).
 cell_stage() {
   local name=$1 filter=$2 alone=$3 script=$4 b json row
-  for b in ew_bench ew_bench_cccl_pypi; do
+  # EW_CELL_BENCHES: the benchmark programs to run (default both; the catalog has no CUB rows).
+  for b in ${EW_CELL_BENCHES:-ew_bench ew_bench_cccl_pypi}; do
     [ -x "$build/bench/$b" ] || continue
     json="$out/$name${b#ew_bench}.json"
     step "$name.$b" "$build/bench/$b" --ew_modes=cold --benchmark_filter="$filter" \
