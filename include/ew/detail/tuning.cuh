@@ -72,9 +72,10 @@ struct launch_policy {
   /// with amax ran at 0.61 (f32) and 0.53 (bf16) of the plain cast, about 0.7 ns per block, whether or
   /// not its atomic was sent (docs/PERFORMANCE.md, change 9b). 32 a SM (change 40) paid it 62 times less;
   /// 16 a SM (2,112 blocks on the H200, about one wave of the fused quantize's 128-thread blocks) beat 32
-  /// by 3 to 9% with an overwrite target from 2^24 to 2^28 elements and by up to 13% for an amax alone
-  /// (probe 19, H200, 2026-12-05), and ties one whole wave (`reduction_waves`). Checked against 32 for
-  /// `ew::reduce_into` in change 46. A policy (`ew::elementwise<Policy>`) may set another.
+  /// by 1 to 9% with an overwrite target from 2^24 to 2^28 elements (3% behind for bf16 at 2^20) and by
+  /// up to 13% for an amax alone (probe 19, H200, 2026-12-05), and ties one whole wave
+  /// (`reduction_waves`). Not yet measured against 32 for `ew::reduce_into` (change 46's rows). A policy
+  /// (`ew::elementwise<Policy>`) may set another.
   int reduction_blocks_per_sm = 16;
   /// When above 0, a launch with side reductions runs at most this many whole waves of its kernel's
   /// resident blocks (the occupancy at the launch's block size and shared memory, queried once per device
