@@ -8,7 +8,7 @@ bar (0.97), and across the files each row's spread.
 import argparse
 import json
 
-from operands import rows_of
+from operands import gbps_across, rows_of
 
 BAR = 0.97
 
@@ -30,9 +30,7 @@ def main():
         found += 1
         ref = rows.get("/".join(parts[:2] + ["relu"] + parts[3:]))
         ratio = r["GB/s"] / ref["GB/s"] if ref else None
-        vals = [rows_of(d).get(name, {}).get("GB/s") for d in docs]
-        got = [v for v in vals if v]
-        spread = (max(got) - min(got)) / max(got) if len(got) > 1 else 0.0
+        spread = gbps_across(docs, name)[1]
         worst = max(worst, spread)
         if ratio is not None and ratio < BAR:
             short.append(f"{name}: {ratio:.3f} of relu")

@@ -16,7 +16,7 @@ than torch.nn.functional.dropout (2929 f32, 2445 bf16).
 import argparse
 import json
 
-from operands import rows_of
+from operands import gbps_across, rows_of
 
 TORCH = {("quant_amax", "f32"): 750.0, ("quant_amax", "bf16"): 513.0,
          ("dropout", "f32"): 2929.0, ("dropout", "bf16"): 2445.0}
@@ -81,9 +81,7 @@ def main():
             if name.split("/")[2] not in ("ew_fused", "ew_cast", "ew_dropout", "ew_relu_ref", "ew_fused_reset",
                                           "ew_fused_overwrite", "ew_overwrite", "ew_into", "ew_into_reset"):
                 continue
-            vals = [rows_of(d).get(name, {}).get("GB/s") for d in docs]
-            got = [v for v in vals if v]
-            spread = (max(got) - min(got)) / max(got) if len(got) > 1 else 0.0
+            vals, spread = gbps_across(docs, name)
             worst = max(worst, spread)
             lines.append(f"| {name} | " + " | ".join("-" if v is None else f"{v:.1f}" for v in vals) + f" | {100 * spread:.2f}% |")
         lines.append(f"\nworst spread {100 * worst:.2f}%")

@@ -31,6 +31,13 @@ def rows_of(doc):
             if b.get("run_type", "iteration") == "iteration" and "error_occurred" not in b}
 
 
+def gbps_across(docs, name):
+    """Row `name`'s GB/s in each of `docs` (None where absent) and their spread, (max - min) / max."""
+    vals = [rows_of(d).get(name, {}).get("GB/s") for d in docs]
+    got = [v for v in vals if v]
+    return vals, (max(got) - min(got)) / max(got) if len(got) > 1 else 0.0
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("json", nargs="+")
