@@ -18,6 +18,7 @@
 #include "element_types.cuh"
 
 #include "bench.cuh"
+#include "impls.cuh"
 
 namespace ewb {
 namespace {
@@ -33,13 +34,6 @@ template <class T>
 struct positive {
   __host__ __device__ bool operator()(T x) const { return ew::convert<float>(x) > 0.0f; }
 };
-
-/// The reference: one thread an element, the same functor.
-template <class F, class R, class... In>
-__global__ void reference_kernel(F f, std::size_t n, R* out, const In*... in) {
-  const std::size_t i = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (i < n) out[i] = f(in[i]...);
-}
 
 /// Byte-exact comparison (bool outputs).
 __global__ void same_bytes_kernel(const unsigned char* got, const unsigned char* want, std::size_t n,
@@ -89,7 +83,9 @@ void catalog_row(const std::string& name, int slot, Op op, Getters... get) {
       },
       [n, slot, op, get...](cudaStream_t s) {
         R* want = ws().tmp(slot).as<R>();
-        reference_kernel<<<static_cast<unsigned>((n + 255) / 256), 256, 0, s>>>(op, n, want, get()...);
+        // The reference: the seeds' v0 kernel (one thread an element) of the same functor.
+        v0_kernel<<<static_cast<unsigned>((n + seed_block_threads - 1) / seed_block_threads),
+                    seed_block_threads, 0, s>>>(op, n, want, get()...);
         EWB_CHECK_LAUNCH();
         if constexpr (sizeof(R) == 1) {
           unsigned long long* bad = compare_counters();
