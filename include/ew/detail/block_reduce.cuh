@@ -73,6 +73,11 @@ EW_HD T combine_slots(const unsigned long long* slots, unsigned count, unsigned 
   return v;
 }
 
+/// The integer type of `T`'s size that a float's bits are compared in, signed or not.
+template <class T, bool Signed>
+using bits_of_t = cuda::std::conditional_t<sizeof(T) == 4, cuda::std::conditional_t<Signed, int, unsigned>,
+                                           cuda::std::conditional_t<Signed, long long, unsigned long long>>;
+
 /// A monotone reduction's (`max`, `min`, `amax`) value `v` as an unsigned key whose unsigned maximum is the
 /// reduction: the key of `R::combine(a, b)` is the larger of the two keys (floats: the total order of the
 /// bits, `+0 > -0`, with a NaN made the canonical NaN that `atomic_combine` stores, above every value for
@@ -81,7 +86,7 @@ EW_HD T combine_slots(const unsigned long long* slots, unsigned count, unsigned 
 template <class R, class T>
 EW_HD unsigned long long order_key(T v) {
   constexpr bool is_min = cuda::std::is_same_v<R, reduction::min>;
-  using U = cuda::std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+  using U = bits_of_t<T, false>;
   constexpr U sign = U(1) << (sizeof(T) * 8 - 1);
   U k;
   if constexpr (cuda::std::is_floating_point_v<T>) {
@@ -97,7 +102,7 @@ EW_HD unsigned long long order_key(T v) {
 template <class R, class T>
 EW_HD T from_order_key(unsigned long long key) {
   constexpr bool is_min = cuda::std::is_same_v<R, reduction::min>;
-  using U = cuda::std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+  using U = bits_of_t<T, false>;
   constexpr U sign = U(1) << (sizeof(T) * 8 - 1);
   if (key == 0) return R::template identity<T>();
   const U k = is_min ? U(~static_cast<U>(key)) : static_cast<U>(key);
@@ -107,11 +112,6 @@ EW_HD T from_order_key(unsigned long long key) {
     return static_cast<T>(cuda::std::is_signed_v<T> ? U(k ^ sign) : k);
   }
 }
-
-/// The integer type of `T`'s size that a float's bits are compared in, signed or not.
-template <class T, bool Signed>
-using bits_of_t = cuda::std::conditional_t<sizeof(T) == 4, cuda::std::conditional_t<Signed, int, unsigned>,
-                                           cuda::std::conditional_t<Signed, long long, unsigned long long>>;
 
 /// `*target = R(*target, v)` as one atomic, on the device. Floating `max` and `min` go through the integer
 /// atomics on the bits: non-negative floats order as signed integers, negative ones in reverse as unsigned
