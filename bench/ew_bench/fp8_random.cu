@@ -15,12 +15,12 @@
 //                      cub::DeviceReduce::TransformReduce and ew's scaled cast: the in-run stand-in for
 //                      PyTorch, which the device machine does not have
 //     ew_fused_overwrite_capK  ew_fused_overwrite through a policy of at most K blocks an SM (K = 8, 32)
-//                      for launches with side reductions, beside ew's 16 (tuning.cuh; docs/PERFORMANCE.md
-//                      change 40, probe 19 and change 46)
+//                      for launches with side reductions, beside ew's 16 for an overwrite target
+//                      (tuning.cuh; docs/PERFORMANCE.md change 40, probe 19, changes 46 and 47)
 //     ew_fused_overwrite_waves1  the same in one whole wave of the kernel's resident blocks
 //                      (`launch_policy::reduction_waves`)
 //     ew_fused_cap0    ew_fused with one tile a block (no cap): the kernel before change 40, in the same run
-//     ew_fused_cap32   ew_fused at 32 blocks an SM (ew's cap before change 46)
+//     ew_fused_cap16   ew_fused at 16 blocks an SM (ew's cap for reduce_into from change 46 to 47)
 //     ew_fused_loads4  ew_fused with 4 vectors a thread in flight (128 threads x 4 vectors a tile): the
 //                      looping blocks' loads in flight (probe 20)
 //   amax_alone   max |x| and nothing written (issue 22: a reduction alone), f32 and bf16, 2^20 to 2^28
@@ -103,6 +103,7 @@ struct reduction_grid_policy {
   static constexpr ew::policy_entry entry() {
     ew::policy_entry e = ew::default_policy::entry<Op>();
     e.launch.reduction_blocks_per_sm = Cap;
+    e.launch.overwrite_blocks_per_sm = Cap;
     e.launch.reduction_waves = Waves;
     if (Loads != 2) {
       e.shape.loads_in_flight = Loads;
@@ -274,8 +275,8 @@ void quant_cells(std::size_t n) {
         });
   };
   into_grid_row(reduction_grid_policy<0>{}, "cap0", 10, 20);
-  into_grid_row(reduction_grid_policy<32>{}, "cap32", 11, 26);
-  into_grid_row(reduction_grid_policy<16, 0, 4>{}, "loads4", 12, 27);
+  into_grid_row(reduction_grid_policy<16>{}, "cap16", 11, 26);
+  into_grid_row(reduction_grid_policy<32, 0, 4>{}, "loads4", 12, 27);
   register_cold_row(
       op, type, "two_pass_cub", 3, n, bytes,
       [n] {

@@ -210,9 +210,12 @@ struct reduction_workspace {
   static constexpr unsigned capacity = tuning::reduction_workspace_blocks;
   /// Blocks of the current launch that have stored their partial, modulo the grid (0 between launches).
   unsigned arrived;
-  unsigned reserved[3];
-  /// Block `b`'s partial result in `partial[b]`, its bits in the word's low bytes (a `sum`); the running
-  /// order key in `partial[0]`, zero between launches (`max`, `min`, `amax`).
+  unsigned reserved;
+  /// The running order key of a `max`, `min` or `amax` launch (zero between launches). A word of its own:
+  /// a `sum`'s launch leaves its slots as they are, so a slot cannot hold it when launches of both kinds
+  /// share the workspace (change 46 kept it in `partial[0]`, and an amax after a sum read the sum's bits).
+  unsigned long long key;
+  /// Block `b`'s partial result in `partial[b]`, its bits in the word's low bytes (a `sum`).
   unsigned long long partial[capacity];
 };
 

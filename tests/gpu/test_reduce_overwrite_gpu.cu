@@ -7,7 +7,8 @@
 // on every launch and within its rounding bound of a double sum; two targets of the same reduction and
 // type in one launch (their block ends share static shared memory); one workspace through launches of
 // alternating sizes, issued back to back with no wait between them (programmatic launch lets each start
-// while the one before ends), its counter back at zero after them; graphs replayed with inputs whose
+// while the one before ends), its counter back at zero after them, and through sums, maxima and minima in
+// turn; graphs replayed with inputs whose
 // maximum falls (a combining target would keep the old one); N-dimensional launches (a broadcast bias, a
 // transposed read, a strided output) with ew's grid and with one block a SM, so that every kernel's blocks
 // loop over their work; the FP8 cast-transpose with amax (two output layouts); and a launch the checks
@@ -75,6 +76,7 @@ struct reduction_grid {
   static constexpr ew::policy_entry entry() {
     ew::policy_entry e{};
     e.launch.reduction_blocks_per_sm = PerSm;
+    e.launch.overwrite_blocks_per_sm = PerSm;
     e.launch.reduction_waves = Waves;
     return e;
   }
@@ -207,6 +209,55 @@ TEST_CASE("reduce_overwrite: one workspace through launches of alternating sizes
     for (std::size_t i = 0; i < sizes[k]; ++i) want = std::max(want, std::fabs(x[i]));
     INFO("launch " << k << " n " << sizes[k]);
     CHECK(got[static_cast<std::size_t>(k)] == want);
+  }
+  CHECK(ws.arrived() == 0);
+}
+
+TEST_CASE("reduce_overwrite: one workspace through sums, maxima and minima, back to back",
+          "[reduce_overwrite]") {
+  // A sum's launch leaves its slots as they are: the max, min and amax launches after it must not read
+  // them (change 46 kept their key in slot 0; an amax after a negative sum read the sum's bits, H100 bench
+  // rows, 2026-12-05).
+  device_workspace ws;
+  const std::size_t n = (std::size_t{1} << 20) + 3;
+  const std::vector<float> xn = random_inputs<float>(n, base_seed() + 43, -2.0f, -1.0f);
+  const std::vector<float> x = random_inputs<float>(n, base_seed() + 44, -9.0f, 9.0f);
+  device_array<float> dxn(n), dx(n);
+  dxn.upload(xn);
+  dx.upload(x);
+  device_array<float> r(8);
+  r.poison();
+  test_stream stream;
+  const float* pn = dxn.data();
+  const float* px = dx.data();
+  for (int round = 0; round < 2; ++round) {  // no wait between the launches
+    float* o = r.data() + 4 * round;
+    EW_REQUIRE_CUDA(ew::elementwise(ew::identity<float>{}, n,
+                                    ew::reduce_overwrite<ew::reduction::sum>(o, ws.p()), pn, stream.s));
+    EW_REQUIRE_CUDA(ew::elementwise(ew::identity<float>{}, n,
+                                    ew::reduce_overwrite<ew::reduction::amax>(o + 1, ws.p()), px, stream.s));
+    EW_REQUIRE_CUDA(ew::elementwise(ew::identity<float>{}, n,
+                                    ew::reduce_overwrite<ew::reduction::max>(o + 2, ws.p()), px, stream.s));
+    EW_REQUIRE_CUDA(ew::elementwise(ew::identity<float>{}, n,
+                                    ew::reduce_overwrite<ew::reduction::min>(o + 3, ws.p()), px, stream.s));
+  }
+  EW_REQUIRE_CUDA(cudaStreamSynchronize(stream.s));
+  const auto got = r.download();
+  double sn = 0;
+  float am = 0.0f, mx = -INFINITY, mn = INFINITY;
+  for (float v : xn) sn += v;
+  for (float v : x) {
+    am = std::max(am, std::fabs(v));
+    mx = std::max(mx, v);
+    mn = std::min(mn, v);
+  }
+  for (int round = 0; round < 2; ++round) {
+    INFO("round " << round);
+    const std::size_t k = 4 * static_cast<std::size_t>(round);
+    CHECK(std::fabs(got[k] - sn) <= 1e-5 * std::fabs(sn));
+    CHECK(got[k + 1] == am);
+    CHECK(got[k + 2] == mx);
+    CHECK(got[k + 3] == mn);
   }
   CHECK(ws.arrived() == 0);
 }

@@ -50,21 +50,25 @@ std::unique_ptr<ew::reduction_workspace> zeroed_workspace() {
 TEST_CASE("reduce_overwrite: the grid of a launch with side reductions", "[reduce_overwrite]") {
   ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
   using ew::detail::side_reduction_blocks;
-  CHECK(policy.reduction_blocks_per_sm == 16);
-  CHECK(side_reduction_blocks(262144, 132, policy, false) == 2112);  // 2^28 f32 on an H200
+  CHECK(policy.reduction_blocks_per_sm == 32);
+  CHECK(policy.overwrite_blocks_per_sm == 16);
+  CHECK(side_reduction_blocks(262144, 132, policy, false) == 4224);  // 2^28 f32 on an H200, reduce_into
+  CHECK(side_reduction_blocks(262144, 132, policy, true) == 2112);   // the same with an overwrite target
   CHECK(side_reduction_blocks(1024, 132, policy, false) == 1024);    // fewer than the cap: unchanged
   CHECK(side_reduction_blocks(1, 132, policy, true) == 1);
-  policy.reduction_blocks_per_sm = 32;
-  CHECK(side_reduction_blocks(262144, 132, policy, false) == 4224);
+  policy.overwrite_blocks_per_sm = 32;
+  CHECK(side_reduction_blocks(262144, 132, policy, true) == 4224);
   CHECK(side_reduction_blocks(262144, 300, policy, true) ==
         ew::reduction_workspace::capacity);  // 9600 > 8192
   CHECK(side_reduction_blocks(262144, 300, policy, false) == 9600);
   policy.reduction_blocks_per_sm = 0;  // no cap a SM: one tile a block, but never past the workspace
+  policy.overwrite_blocks_per_sm = 0;
   CHECK(side_reduction_blocks(262144, 132, policy, false) == 262144);
   CHECK(side_reduction_blocks(262144, 132, policy, true) == ew::reduction_workspace::capacity);
   CHECK(side_reduction_blocks(262144, 0, policy, false) == 262144);  // no SM count known: no cap a SM
   // Whole waves of the kernel's resident blocks, where the policy asks for them and the count is known.
   policy.reduction_blocks_per_sm = 32;
+  policy.overwrite_blocks_per_sm = 16;
   policy.reduction_waves = 2;
   CHECK(side_reduction_blocks(262144, 132, policy, false, 12) == 2 * 12 * 132);  // 3168 (a quantize's 12)
   CHECK(side_reduction_blocks(262144, 132, policy, false, 0) == 4224);           // unknown: 32 a SM
@@ -299,6 +303,51 @@ TEST_CASE("reduce_overwrite: simulated capped grids overwrite what the locations
           CHECK(y[off + n] == -7.0f);
         }
       }
+    }
+  }
+}
+
+TEST_CASE("reduce_overwrite: one workspace for sums and maxima, one launch after another",
+          "[reduce_overwrite]") {
+  // A sum leaves its blocks' slots as they are; a max, min or amax must not read them (change 46 kept its
+  // key in slot 0, and an amax after a negative sum took the sum's bits for a key: the H100's bench rows
+  // got 54.4 for max |x| < 4, 2026-12-05).
+  auto ws = zeroed_workspace();
+  std::mt19937_64 rng(0x5a3e);
+  std::uniform_real_distribution<float> neg(-2.0f, -1.0f), d(-1.0f, 1.0f);
+  for (std::size_t n : {1000u, 70001u}) {
+    std::vector<float> xn(n), x(n);
+    for (auto& v : xn) v = neg(rng);
+    for (auto& v : x) v = d(rng);
+    float am = 0.0f, mx = -INFINITY, mn = INFINITY;
+    for (float v : x) {
+      am = std::max(am, std::fabs(v));
+      mx = std::max(mx, v);
+      mn = std::min(mn, v);
+    }
+    const ew::detail::pointer_info xn_info[1] = {ew::detail::info_of(xn.data())};
+    const ew::detail::pointer_info x_info[1] = {ew::detail::info_of(x.data())};
+    for (int round = 0; round < 2; ++round) {
+      INFO("n " << n << " round " << round);
+      float total = 1.0f, got_am = -1.0f, got_mx = 0.0f, got_mn = 0.0f;
+      ew_test::run_simulated_grid<4, 2>(
+          ew::identity<float>{}, xn.data(), n, 64,
+          cuda::std::make_tuple(ew::reduce_overwrite<ew::reduction::sum>(&total, ws.get())), xn_info, 3, 2);
+      CHECK(total < -static_cast<float>(n) * 0.99f);
+      ew_test::run_simulated_grid<4, 2>(
+          ew::identity<float>{}, x.data(), n, 64,
+          cuda::std::make_tuple(ew::reduce_overwrite<ew::reduction::amax>(&got_am, ws.get())), x_info, 3, 2);
+      CHECK(got_am == am);
+      ew_test::run_simulated_grid<4, 2>(
+          ew::identity<float>{}, x.data(), n, 64,
+          cuda::std::make_tuple(ew::reduce_overwrite<ew::reduction::max>(&got_mx, ws.get())), x_info, 3, 2);
+      CHECK(got_mx == mx);
+      ew_test::run_simulated_grid<4, 2>(
+          ew::identity<float>{}, x.data(), n, 64,
+          cuda::std::make_tuple(ew::reduce_overwrite<ew::reduction::min>(&got_mn, ws.get())), x_info, 3, 2);
+      CHECK(got_mn == mn);
+      CHECK(ws->arrived == 0);
+      CHECK(ws->key == 0);
     }
   }
 }

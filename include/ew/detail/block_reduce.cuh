@@ -243,7 +243,7 @@ __device__ __forceinline__ void block_overwrite_ordered(const Acc& a) {
   using T = typename Acc::value_type;
   const T v = block_reduce<R>(a.acc);
   if (threadIdx.x == 0) {
-    unsigned long long* word = &a.workspace->partial[0];
+    unsigned long long* word = &a.workspace->key;
     atomicMax(word, order_key<R>(v));
     __threadfence();
     if (atomicInc(&a.workspace->arrived, gridDim.x - 1u) == gridDim.x - 1u) {

@@ -209,7 +209,7 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
     using R = typename Ac::reduction;
     using T = typename Ac::value_type;
     if constexpr (Ac::overwrite && R::monotone) {  // the word's atomic maximum, per thread here
-      unsigned long long& word = a.workspace->partial[0];
+      unsigned long long& word = a.workspace->key;
       const unsigned long long key = order_key<R>(a.acc);
       if (word < key) word = key;
     } else if constexpr (Ac::overwrite) {
@@ -226,8 +226,8 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   template <class Ac>
   static void host_end_one(const Ac& a, std::size_t blocks, std::size_t threads) {
     if constexpr (Ac::overwrite && Ac::reduction::monotone) {
-      *a.target = from_order_key<typename Ac::reduction, typename Ac::value_type>(a.workspace->partial[0]);
-      a.workspace->partial[0] = 0;
+      *a.target = from_order_key<typename Ac::reduction, typename Ac::value_type>(a.workspace->key);
+      a.workspace->key = 0;
     } else if constexpr (Ac::overwrite) {
       using R = typename Ac::reduction;
       using T = typename Ac::value_type;
@@ -264,7 +264,8 @@ template <class Op, class AP, class SP, class... Acc>
 inline constexpr bool has_overwrite_targets_v<side_reducing_op<Op, AP, SP, Acc...>> = (Acc::overwrite || ...);
 
 /// The grid of a launch of `blocks` blocks (one tile each) that has side reductions, on a device of
-/// `sm_count` SMs: at most `policy.reduction_blocks_per_sm` a SM (tuning.cuh says why), or with
+/// `sm_count` SMs: at most `policy.reduction_blocks_per_sm` a SM, `policy.overwrite_blocks_per_sm` with an
+/// `ew::reduce_overwrite` target (tuning.cuh says why), or with
 /// `policy.reduction_waves` and the kernel's `resident_per_sm` blocks an SM known (above 0), at most that
 /// many whole waves of them; and with an `ew::reduce_overwrite` target at most the workspace's slots. The
 /// kernels' blocks loop over tiles.
@@ -272,7 +273,7 @@ EW_HD std::size_t side_reduction_blocks(std::size_t blocks, int sm_count, const 
                                         bool overwrite, int resident_per_sm = 0) {
   const int per_sm = policy.reduction_waves > 0 && resident_per_sm > 0
                          ? policy.reduction_waves * resident_per_sm
-                         : policy.reduction_blocks_per_sm;
+                         : (overwrite ? policy.overwrite_blocks_per_sm : policy.reduction_blocks_per_sm);
   std::size_t cap = per_sm > 0 && sm_count > 0
                         ? static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sm_count)
                         : blocks;

@@ -63,27 +63,33 @@ struct launch_policy {
   // One tile per block, never a grid capped in waves of resident blocks that loop over tiles: on the H200
   // that lost at 2^28 f32 add (4338 vs 4127 GB/s with 8 waves, probe 2; 4365 vs at best 4182, probe 1).
   // Only grids past 2^31 - 1 blocks loop (launch_shape.cuh), and launches with side reductions
-  // (`reduction_blocks_per_sm`).
+  // (`reduction_blocks_per_sm`, `overwrite_blocks_per_sm`).
 
-  /// Blocks per SM at most in a launch with side reductions (reduce.cuh), whose blocks then loop over
-  /// tiles; 0: one tile per block, as in every other launch. Every block ends with a block-wide reduction
-  /// (warp shuffles, two barriers, thread 0's loop over the warps' words) during which it has no load in
-  /// flight, and with one tile a block that end was paid 262,144 times at 2^28 f32: the fused FP8 quantize
-  /// with amax ran at 0.61 (f32) and 0.53 (bf16) of the plain cast, about 0.7 ns per block, whether or
-  /// not its atomic was sent (docs/PERFORMANCE.md, change 9b). 32 a SM (change 40) paid it 62 times less;
-  /// 16 a SM (2,112 blocks on the H200, about one wave of the fused quantize's 128-thread blocks) beat 32
-  /// by 1 to 9% with an overwrite target from 2^24 to 2^28 elements (3% behind for bf16 at 2^20) and by
-  /// up to 13% for an amax alone (probe 19, H200, 2026-12-05), and ties one whole wave
-  /// (`reduction_waves`). Not yet measured against 32 for `ew::reduce_into` (change 46's rows). A policy
+  /// Blocks per SM at most in a launch with side reductions (reduce.cuh) whose targets are all
+  /// `ew::reduce_into` ones; its blocks then loop over tiles; 0: one tile per block, as in every other
+  /// launch. Every block ends with a block-wide reduction (warp shuffles, two barriers, thread 0's loop over
+  /// the warps' words) during which it has no load in flight, and with one tile a block that end was paid
+  /// 262,144 times at 2^28 f32: the fused FP8 quantize with amax ran at 0.61 (f32) and 0.53 (bf16) of the
+  /// plain cast, about 0.7 ns per block, whether or not its atomic was sent (docs/PERFORMANCE.md, change
+  /// 9b). 32 a SM (change 40) paid it 62 times less. 16 a SM lost to 32 by 1 to 3% at 2^24 elements (f32
+  /// and bf16) and at 2^26 (bf16), and tied it at 2^20, at 2^28 and for f32 at 2^26 (change 47: row
+  /// `ew_fused`, then at 16, against `ew_fused_cap32`, H100, 2026-12-05, two runs). A policy
   /// (`ew::elementwise<Policy>`) may set another.
-  int reduction_blocks_per_sm = 16;
+  int reduction_blocks_per_sm = 32;
+  /// `reduction_blocks_per_sm` for a launch with an `ew::reduce_overwrite` target, whose blocks also fence
+  /// and take a ticket at their end: 16 a SM (2,112 blocks on the H200, about one wave of the fused
+  /// quantize's 128-thread blocks) beat 32 by 1 to 9% from 2^24 to 2^28 elements (3% behind for bf16 at
+  /// 2^20) and by up to 13% for an amax alone (probe 19, H200, 2026-12-05), and by 5 to 15% at 2^24 with
+  /// change 46's single word (1% behind at 2^26 and 2^28; change 47, H100, 2026-12-05).
+  int overwrite_blocks_per_sm = 16;
   /// When above 0, a launch with side reductions runs at most this many whole waves of its kernel's
   /// resident blocks (the occupancy at the launch's block size and shared memory, queried once per device
-  /// for each kernel) in place of `reduction_blocks_per_sm`: blocks that loop over equal shares of the
-  /// tiles finish together, and a grid of whole waves leaves no last wave that holds only part of the SMs'
-  /// slots. The fused FP8 quantize with an overwrite target holds 37 or 38 registers a thread (CUDA 13.0,
-  /// sm_90), 12 resident blocks of 128 threads an SM, so 32 a SM is 2.67 waves on the H200. 0: not used.
-  /// Not measured yet (docs/PERFORMANCE.md, probe 19).
+  /// for each kernel) in place of `reduction_blocks_per_sm` and `overwrite_blocks_per_sm`: blocks that loop
+  /// over equal shares of the tiles finish together, and a grid of whole waves leaves no last wave that holds
+  /// only part of the SMs' slots. The fused FP8 quantize with an overwrite target holds 37 or 38 registers a
+  /// thread (CUDA 13.0, sm_90), 12 resident blocks of 128 threads an SM, so 32 a SM is 2.67 waves on the
+  /// H200. 0: not used. One whole wave tied 16 a SM with an overwrite target (probe 19, H200; change
+  /// 47, H100).
   int reduction_waves = 0;
 
   /// Launch with programmatic stream serialization (sm_90+): back-to-back kernels overlap one's launch with
@@ -96,7 +102,7 @@ struct launch_policy {
 /// The most blocks a launch with an `ew::reduce_overwrite` target may have: the workspace
 /// (`ew::reduction_workspace`) holds one partial result per block, 8 bytes each (64 KiB). A launch of more
 /// blocks loops over tiles. 8192 is 62 blocks per SM on the H200 (132 SMs) and 55 on a B200 (148), above
-/// `launch_policy::reduction_blocks_per_sm`'s 16.
+/// `launch_policy::overwrite_blocks_per_sm`'s 16.
 inline constexpr unsigned reduction_workspace_blocks = 8192;
 
 /// Whether a programmatic launch of `blocks` blocks on a device of `sm_count` SMs triggers its dependent
