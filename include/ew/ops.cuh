@@ -39,6 +39,7 @@
 
 #include "compose.cuh"
 #include "detail/math.cuh"
+#include "detail/math_narrow.cuh"
 #include "functor.cuh"
 
 namespace ew {
@@ -224,11 +225,18 @@ struct hardsigmoid {
 };
 
 /// `log(1 + exp(beta x)) / beta`, and `x` where `beta x > threshold` (`torch.nn.Softplus`, defaults 1, 20).
+/// For 16-bit and FP8 `T` computed in float to the accuracy the result holds (`detail::softplus_narrow`).
 template <class T>
 struct softplus {
   EW_DETAIL_FLOATING_ONLY(T, "softplus");
   compute_t<T> beta = 1, threshold = 20;
-  EW_HD T operator()(T x) const { return down<T>(detail::softplus(up(x), beta, threshold)); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::softplus_narrow(up(x), beta, threshold));
+    } else {
+      return down<T>(detail::softplus(up(x), beta, threshold));
+    }
+  }
 };
 
 // --- Elementary functions ---------------------------------------------------------------------------------

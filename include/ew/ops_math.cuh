@@ -18,6 +18,7 @@
 #include "compose.cuh"
 #include "ops.cuh"
 #include "detail/math.cuh"
+#include "detail/math_narrow.cuh"
 #include "functor.cuh"
 
 namespace ew {
@@ -230,17 +231,22 @@ struct selu {
 };
 
 /// `x tanh(softplus(x))` (`torch.nn.Mish`; Misra 2019), softplus with PyTorch's threshold 20; `mish(-inf)
-/// == -0`.
+/// == -0`. For 16-bit and FP8 `T` computed in float to the accuracy the result holds
+/// (`detail::mish_narrow`).
 template <class T>
 struct mish {
   EW_DETAIL_FLOATING_ONLY(T, "mish");
   EW_HD T operator()(T x) const {
     using C = compute_t<T>;
     const C c = up(x);
-    // At -inf the limit, -0 (the formula gives -inf * 0).
-    return down<T>(c < -cuda::std::numeric_limits<C>::max()
-                       ? -C(0)
-                       : c * cuda::std::tanh(detail::softplus(c, C(1), C(20))));
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::mish_narrow(c));
+    } else {
+      // At -inf the limit, -0 (the formula gives -inf * 0).
+      return down<T>(c < -cuda::std::numeric_limits<C>::max()
+                         ? -C(0)
+                         : c * cuda::std::tanh(detail::softplus(c, C(1), C(20))));
+    }
   }
 };
 
@@ -258,10 +264,17 @@ struct softsign {
 };
 
 /// `log(sigmoid(x))` (`torch.nn.LogSigmoid`), as `min(x, 0) - log1p(e^-|x|)`: finite for every finite `x`.
+/// For 16-bit and FP8 `T` computed in float to the accuracy the result holds (`detail::log_sigmoid_narrow`).
 template <class T>
 struct logsigmoid {
   EW_DETAIL_FLOATING_ONLY(T, "logsigmoid");
-  EW_HD T operator()(T x) const { return down<T>(detail::log_sigmoid(up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::log_sigmoid_narrow(up(x)));
+    } else {
+      return down<T>(detail::log_sigmoid(up(x)));
+    }
+  }
 };
 
 /// `silu(a) * b`, the SwiGLU gate (Shazeer 2020): `a` the gate's half, `b` the other.

@@ -1,0 +1,150 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+#pragma once
+
+/// @file
+/// Float forms of activations whose result is rounded to a 16-bit or FP8 type (`is_narrow_float_v`):
+/// computed to the accuracy that type holds, not to float's, from the GPU's approximate instructions
+/// (`MUFU`: `ex2`, `lg2`, `rcp`) and short polynomials, in a fraction of the float library's
+/// instructions. A bf16 element moves half the bytes of an f32 one, so its math costs twice as much per
+/// byte: with `expm1f`, `log1pf` and `tanhf`, bf16 softplus ran at 0.65 and mish at 0.58 of relu's
+/// bandwidth (H100, 2026-12-05, docs/PERFORMANCE.md change 48). Each keeps its op's 1-ulp bound of the
+/// 16-bit types over every input (tests/host: every f16 and bf16 value, the approximations at their
+/// documented worst errors too). All `__host__ __device__`: the host runs the C++ functions in place of
+/// the instructions.
+
+#include <nv/target>
+
+#include <cuda/std/cmath>
+
+#include "math.cuh"
+
+namespace ew {
+namespace detail {
+
+/// The approximate instructions on the device, the C++ functions on the host: `rcp.approx.ftz` (relative
+/// error about 2^-23), `ex2.approx.ftz` (2 ulp of float), `lg2.approx.ftz` (absolute error 2^-22 for an
+/// argument in [0.5, 2], the only arguments given it here). Subnormal results are flushed to zero, so
+/// the callers keep them normal (an `ex2` argument raised by 64 and the result scaled back last).
+struct approx_mufu {
+  EW_HD static float reciprocal(float d) {
+    float r;
+    NV_IF_ELSE_TARGET(NV_IS_DEVICE, (asm("rcp.approx.ftz.f32 %0, %1;" : "=f"(r) : "f"(d));), (r = 1.0f / d;));
+    return r;
+  }
+  EW_HD static float exp2(float a) {
+    float r;
+    NV_IF_ELSE_TARGET(NV_IS_DEVICE,
+                      (asm("ex2.approx.ftz.f32 %0, %1;"
+                           : "=f"(r)
+                           : "f"(a));),
+                      (r = cuda::std::exp2(a);));
+    return r;
+  }
+  EW_HD static float log2(float a) {
+    float r;
+    NV_IF_ELSE_TARGET(NV_IS_DEVICE,
+                      (asm("lg2.approx.ftz.f32 %0, %1;"
+                           : "=f"(r)
+                           : "f"(a));),
+                      (r = cuda::std::log2(a);));
+    return r;
+  }
+};
+EW_HD float approx_reciprocal(float d) { return approx_mufu::reciprocal(d); }
+EW_HD float approx_exp2(float a) { return approx_mufu::exp2(a); }
+
+/// GELU in float for a result that is rounded to a 16-bit or FP8 type (`ew::gelu<__nv_bfloat16>` and the
+/// others, and their form in `ew::compose`): relative error below 2^-15 (1.7e-5 at most, near x = -13,
+/// where `z`'s rounding is multiplied by 2 z^2) down to results of 2^-126. Rounded to a 16-bit type that
+/// is the same 1-ulp bound as `gelu`'s (the float error is under a sixth of a ulp of f16's and a fiftieth of
+/// bf16's), in about 25 instructions: `erfc(z)` is `t exp(-z^2 + P(t))` with `t = 1 / (1 + z / 2)` and P of
+/// degree 9 (Numerical Recipes' `erfcc`, fractional error below 1.2e-7), one approximate reciprocal and
+/// one `exp2` in place of `erfcf` and its correction. `exp2`'s argument is raised by 64 and the product
+/// scaled back last, so that a result in float's subnormal range is rounded once rather than flushed.
+/// `gelu(+inf) = +inf`, `gelu(-inf)` and `gelu(-0)` are -0, NaN stays NaN.
+EW_HD float gelu_narrow(float x) {
+  const float ax = cuda::std::fabs(x);
+  const float z = ax * 0.70710678118654752f;                                   // |x| / sqrt 2
+  const float t = approx_reciprocal(mul_add(ax, 0.35355339059327376f, 1.0f));  // 1 / (1 + z / 2)
+  float p = 0.17087277f;
+  p = mul_add(p, t, -0.82215223f);
+  p = mul_add(p, t, 1.48851587f);
+  p = mul_add(p, t, -1.13520398f);
+  p = mul_add(p, t, 0.27886807f);
+  p = mul_add(p, t, -0.18628806f);
+  p = mul_add(p, t, 0.09678418f);
+  p = mul_add(p, t, 0.37409196f);
+  p = mul_add(p, t, 1.00002368f);
+  p = mul_add(p, t, -1.26551223f);
+  const float a = mul_add(-z, z, p);                                         // log(erfc(z) / t)
+  const float h = t * approx_exp2(mul_add(a, 1.44269504088896341f, 64.0f));  // erfc(z) 2^64 = Phi(-|x|) 2^65
+  if (x >= 0.0f) return x * mul_add(-h, 0x1p-65f, 1.0f);  // x Phi(x) = x (1 - Phi(-x)); -0 stays -0
+  return h == 0.0f ? -0.0f : (x * h) * 0x1p-65f;          // x Phi(x); -inf gives -0
+}
+
+/// `log1p(e) 2^64` from `h = e 2^64` (`e = e^-a` for some `a >= 0`, or NaN): below `e = 2^-4` the series
+/// `e (1 - e / 2 + e^2 / 3 - ... - e^5 / 6)` (the next term, `e^6 / 7`, is under 2^-26 of the result),
+/// whose product with `h` keeps a result in float's subnormal range normal until the caller's last
+/// multiply by 2^-64; above it `log2(1 + e) ln 2` (`lg2`'s absolute error 2^-22 is under 2^-18 of a result
+/// of at least 2^-4, and `1 + e`'s rounding, 2^-24, under 2^-19 of it).
+template <class A>
+EW_HD float log1p_scaled(float h) {
+  const float e = h * 0x1p-64f;
+  if (e < 0x1p-4f) {
+    float p = mul_add(e, -0.166666672f, 0.200000003f);
+    p = mul_add(p, e, -0.25f);
+    p = mul_add(p, e, 0.333333343f);
+    p = mul_add(p, e, -0.5f);
+    p = mul_add(p, e, 1.0f);
+    return h * p;
+  }
+  return A::log2(1.0f + e) * (0.693147180559945309f * 0x1p64f);
+}
+
+/// `e^-|z| 2^64` (normal down to `|z|` of about 131; 0 past about 150, and for `|z|` infinite).
+template <class A>
+EW_HD float exp_neg_abs_scaled(float z) {
+  return A::exp2(mul_add(-cuda::std::fabs(z), 1.44269504088896341f, 64.0f));
+}
+
+/// PyTorch's softplus (`x` where `beta x > threshold`, else `log1p(e^(beta x)) / beta`) for a result
+/// rounded to a 16-bit or FP8 type, as `max(z, 0) + log1p(e^-|z|)` over `beta` with `z = beta x`: relative
+/// error below 2^-17 (5.0e-6 at most over every f16 and bf16 input with the instructions at their
+/// documented worst: `lg2`'s near `|z| = 2.7`, where `log2(1 + e)` is smallest above the series; `ex2`'s
+/// argument's rounding near `|z| = 87`); one `ex2`, then one `lg2` or six multiply-adds, and for `beta != 1`
+/// one division. -inf gives 0, +inf `+inf`, NaN NaN.
+template <class A = approx_mufu>
+EW_HD float softplus_narrow(float x, float beta, float threshold) {
+  const float z = x * beta;
+  if (z > threshold) return x;
+  const float l = log1p_scaled<A>(exp_neg_abs_scaled<A>(z)) * 0x1p-64f;  // log1p(e^-|z|)
+  const float r = z > 0.0f ? z + l : l;
+  return beta == 1.0f ? r : r / beta;
+}
+
+/// `log(sigmoid(x)) = min(x, 0) - log1p(e^-|x|)` for a result rounded to a 16-bit or FP8 type: the
+/// accuracy and cost of `softplus_narrow`. `-inf` gives `-inf`, `+inf` 0, NaN NaN.
+template <class A = approx_mufu>
+EW_HD float log_sigmoid_narrow(float x) {
+  const float l = log1p_scaled<A>(exp_neg_abs_scaled<A>(x)) * 0x1p-64f;
+  return (x < 0.0f ? x : 0.0f) - l;
+}
+
+/// `x tanh(softplus(x))` (softplus's threshold 20) for a result rounded to a 16-bit or FP8 type:
+/// `tanh(log1p(n)) = n (n + 2) / (n (n + 2) + 2)` with `n = e^x`, one `ex2` and one `rcp`; below `x = -20`
+/// it is `n` to 2^-28, and `x n` is formed from `n 2^64` and scaled last (results in float's subnormal
+/// range rounded once). Relative error below 2^-17 (4.1e-6 at most, near x = -89, where `ex2`'s argument
+/// is rounded; `rcp`'s error too). `x` above 20 gives `x` (the float `tanh` is 1 there), `-inf` and `-0`
+/// give -0, NaN NaN.
+template <class A = approx_mufu>
+EW_HD float mish_narrow(float x) {
+  if (x > 20.0f) return x;
+  const float h = A::exp2(mul_add(x, 1.44269504088896341f, 64.0f));  // e^x 2^64
+  if (x < -20.0f) return h == 0.0f ? -0.0f : (x * h) * 0x1p-64f;     // -inf gives -0
+  const float n = h * 0x1p-64f;
+  const float m = n * (n + 2.0f);
+  return x * (m * A::reciprocal(m + 2.0f));
+}
+
+}  // namespace detail
+}  // namespace ew
