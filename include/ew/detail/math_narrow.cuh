@@ -6,11 +6,11 @@
 /// computed to the accuracy that type holds, not to float's, from the GPU's approximate instructions
 /// (`MUFU`: `ex2`, `lg2`, `rcp`) and short polynomials, in a fraction of the float library's
 /// instructions. A bf16 element moves half the bytes of an f32 one, so its math costs twice as much per
-/// byte: with `expm1f`, `log1pf` and `tanhf`, bf16 softplus ran at 0.65 and mish at 0.58 of relu's
-/// bandwidth (H100, 2026-12-05, docs/PERFORMANCE.md change 48). Each keeps its op's 1-ulp bound of the
-/// 16-bit types over every input (tests/host: every f16 and bf16 value, the approximations at their
-/// documented worst errors too). All `__host__ __device__`: the host runs the C++ functions in place of
-/// the instructions.
+/// byte: with `expf`, `log1pf` and `tanhf`, bf16 softplus ran at 0.65 and mish at 0.58 of relu's
+/// bandwidth, with these forms at 0.98 and 1.00 (H100, 2026-12-05, docs/PERFORMANCE.md change 48). Each
+/// keeps its op's 1-ulp bound of the 16-bit types over every input (tests/host: every f16 and bf16 value,
+/// the approximations at their documented worst errors too). All `__host__ __device__`: the host runs the
+/// C++ functions in place of the instructions.
 
 #include <nv/target>
 
