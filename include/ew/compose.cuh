@@ -112,6 +112,19 @@ struct narrow_op_form<Op, T, cuda::std::enable_if_t<is_narrow_float_v<T>>> {
     }                                                                                 \
   };
 
+/// Declares the compute form of op template `ew::op` whose 16-bit and FP8 types compute through a float
+/// form to the accuracy those types hold (detail/math_narrow.cuh): `form`, a functor of floats, made from
+/// `s`'s parameters as listed. A chain keeps the op's speed and its error bound: the form's float result,
+/// which the next stage may take unrounded, is within a small fraction of the type's rounding.
+#define EW_DETAIL_NARROW_FORM(op, form, ...)                                                    \
+  template <class T>                                                                            \
+  struct compute_form<::ew::op<T>, cuda::std::enable_if_t<is_narrow_float_v<T>>> {              \
+    static constexpr bool mapped = true;                                                        \
+    using declared = T;                                                                         \
+    using type = form;                                                                          \
+    EW_HD static form make([[maybe_unused]] const ::ew::op<T>& s) { return form{__VA_ARGS__}; } \
+  };
+
 /// A chain's value between stages: `v` of type `V`, standing for the declared type `D` of the stage that
 /// made it: `V` is `D` itself where it was rounded (or never needed to be), `compute_t<D>` where a mapped
 /// stage left it unrounded.

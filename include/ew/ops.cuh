@@ -197,11 +197,18 @@ struct gelu {
   }
 };
 
-/// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))` (`torch.nn.GELU(approximate="tanh")`).
+/// `0.5 x (1 + tanh(sqrt(2/pi) (x + 0.044715 x^3)))` (`torch.nn.GELU(approximate="tanh")`). For 16-bit and
+/// FP8 `T` computed in float to the accuracy the result holds (`detail::gelu_tanh_narrow`).
 template <class T>
 struct gelu_tanh {
   EW_DETAIL_FLOATING_ONLY(T, "gelu_tanh");
-  EW_HD T operator()(T x) const { return down<T>(detail::gelu_tanh(up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::gelu_tanh_narrow(up(x)));
+    } else {
+      return down<T>(detail::gelu_tanh(up(x)));
+    }
+  }
 };
 
 /// `x * relu6(x + 3) / 6` (`torch.nn.Hardswish`, MobileNetV3): 0 for `x <= -3`, `x` for `x >= 3`.
@@ -248,11 +255,18 @@ struct exp {
   EW_HD T operator()(T x) const { return down<T>(cuda::std::exp(up(x))); }
 };
 
-/// Natural logarithm (`torch.log`); `log(0) == -inf`, NaN below 0.
+/// Natural logarithm (`torch.log`); `log(0) == -inf`, NaN below 0. For 16-bit and FP8 `T` computed in
+/// float to the accuracy the result holds (`detail::log_narrow`).
 template <class T>
 struct log {
   EW_DETAIL_FLOATING_ONLY(T, "log");
-  EW_HD T operator()(T x) const { return down<T>(cuda::std::log(up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::log_narrow(up(x)));
+    } else {
+      return down<T>(cuda::std::log(up(x)));
+    }
+  }
 };
 
 // --- Several results: launch with ew::out(p, q) -----------------------------------------------------------
@@ -313,24 +327,13 @@ EW_DETAIL_COMPUTE_FORM(leaky_relu, s.slope)
 EW_DETAIL_COMPUTE_FORM(sigmoid)
 EW_DETAIL_COMPUTE_FORM(tanh)
 EW_DETAIL_COMPUTE_FORM(silu)
-/// GELU of a 16-bit or FP8 type computes in float to the accuracy that type holds (`detail::gelu_narrow`),
-/// in a chain too, where its result may stay in float: 2^-16 relative, below any 16-bit type's rounding.
-struct gelu_narrow_form {
-  EW_HD float operator()(float x) const { return gelu_narrow(x); }
-};
-template <class T>
-struct compute_form<::ew::gelu<T>, cuda::std::enable_if_t<is_narrow_float_v<T>>> {
-  static constexpr bool mapped = true;
-  using declared = T;
-  using type = gelu_narrow_form;
-  EW_HD static gelu_narrow_form make(const ::ew::gelu<T>&) { return {}; }
-};
-EW_DETAIL_COMPUTE_FORM(gelu_tanh)
+EW_DETAIL_NARROW_FORM(gelu, gelu_narrow_form)
+EW_DETAIL_NARROW_FORM(gelu_tanh, gelu_tanh_narrow_form)
 EW_DETAIL_COMPUTE_FORM(hardswish)
 EW_DETAIL_COMPUTE_FORM(hardsigmoid)
-EW_DETAIL_COMPUTE_FORM(softplus, s.beta, s.threshold)
+EW_DETAIL_NARROW_FORM(softplus, softplus_narrow_form, s.beta, s.threshold)
 EW_DETAIL_COMPUTE_FORM(exp)
-EW_DETAIL_COMPUTE_FORM(log)
+EW_DETAIL_NARROW_FORM(log, log_narrow_form)
 
 }  // namespace detail
 

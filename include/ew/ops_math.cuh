@@ -85,11 +85,18 @@ struct exp2 {
   EW_HD T operator()(T x) const { return down<T>(cuda::std::exp2(up(x))); }
 };
 
-/// `log2(x)` (`torch.log2`).
+/// `log2(x)` (`torch.log2`). For 16-bit and FP8 `T` computed in float to the accuracy the result holds
+/// (`detail::log2_narrow`).
 template <class T>
 struct log2 {
   EW_DETAIL_FLOATING_ONLY(T, "log2");
-  EW_HD T operator()(T x) const { return down<T>(cuda::std::log2(up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::log2_narrow(up(x)));
+    } else {
+      return down<T>(cuda::std::log2(up(x)));
+    }
+  }
 };
 
 /// `log(1 + x)` (`torch.log1p`), accurate near 0.
@@ -99,11 +106,18 @@ struct log1p {
   EW_HD T operator()(T x) const { return down<T>(cuda::std::log1p(up(x))); }
 };
 
-/// `e^x - 1` (`torch.expm1`), accurate near 0.
+/// `e^x - 1` (`torch.expm1`), accurate near 0. For 16-bit and FP8 `T` computed in float to the accuracy
+/// the result holds (`detail::expm1_narrow`).
 template <class T>
 struct expm1 {
   EW_DETAIL_FLOATING_ONLY(T, "expm1");
-  EW_HD T operator()(T x) const { return down<T>(cuda::std::expm1(up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::expm1_narrow(up(x)));
+    } else {
+      return down<T>(cuda::std::expm1(up(x)));
+    }
+  }
 };
 
 /// `sin(x)` (`torch.sin`).
@@ -211,22 +225,34 @@ struct addcdiv {
 // --- Activations
 // ----------------------------------------------------------------------------------------------
 
-/// `x > 0 ? x : alpha (e^x - 1)` (`torch.nn.ELU`, default alpha 1).
+/// `x > 0 ? x : alpha (e^x - 1)` (`torch.nn.ELU`, default alpha 1). For 16-bit and FP8 `T` computed in
+/// float to the accuracy the result holds (`detail::elu_narrow`).
 template <class T>
 struct elu {
   EW_DETAIL_FLOATING_ONLY(T, "elu");
   compute_t<T> alpha = 1;
-  EW_HD T operator()(T x) const { return down<T>(detail::elu(up(x), alpha)); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::elu_narrow(up(x), alpha));
+    } else {
+      return down<T>(detail::elu(up(x), alpha));
+    }
+  }
 };
 
-/// `scale * elu(x, alpha)` with PyTorch's constants (`torch.nn.SELU`; Klambauer et al. 2017).
+/// `scale * elu(x, alpha)` with PyTorch's constants (`torch.nn.SELU`; Klambauer et al. 2017); for 16-bit
+/// and FP8 `T` through `detail::elu_narrow`.
 template <class T>
 struct selu {
   EW_DETAIL_FLOATING_ONLY(T, "selu");
   EW_HD T operator()(T x) const {
     using C = compute_t<T>;
-    return down<T>(C(1.0507009873554804934193349852946) *
-                   detail::elu(up(x), C(1.6732632423543772848170429916717)));
+    constexpr C scale = C(detail::selu_scale_d), alpha = C(detail::selu_alpha_d);
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(scale * detail::elu_narrow(up(x), alpha));
+    } else {
+      return down<T>(scale * detail::elu(up(x), alpha));
+    }
   }
 };
 
@@ -306,9 +332,9 @@ EW_DETAIL_COMPUTE_FORM(rsqrt)
 EW_DETAIL_COMPUTE_FORM(reciprocal)
 EW_DETAIL_COMPUTE_FORM(square)
 EW_DETAIL_COMPUTE_FORM(exp2)
-EW_DETAIL_COMPUTE_FORM(log2)
+EW_DETAIL_NARROW_FORM(log2, log2_narrow_form)
 EW_DETAIL_COMPUTE_FORM(log1p)
-EW_DETAIL_COMPUTE_FORM(expm1)
+EW_DETAIL_NARROW_FORM(expm1, expm1_narrow_form)
 EW_DETAIL_COMPUTE_FORM(sin)
 EW_DETAIL_COMPUTE_FORM(cos)
 EW_DETAIL_COMPUTE_FORM(erf)
@@ -321,23 +347,13 @@ EW_DETAIL_COMPUTE_FORM(sign)
 EW_DETAIL_COMPUTE_FORM(lerp)
 EW_DETAIL_COMPUTE_FORM(addcmul, s.value)
 EW_DETAIL_COMPUTE_FORM(addcdiv, s.value)
-EW_DETAIL_COMPUTE_FORM(elu, s.alpha)
-EW_DETAIL_COMPUTE_FORM(selu)
-EW_DETAIL_COMPUTE_FORM(mish)
+EW_DETAIL_NARROW_FORM(elu, elu_narrow_form, s.alpha)
+EW_DETAIL_NARROW_FORM(selu, selu_narrow_form)
+EW_DETAIL_NARROW_FORM(mish, mish_narrow_form)
 EW_DETAIL_COMPUTE_FORM(softsign)
-EW_DETAIL_COMPUTE_FORM(logsigmoid)
+EW_DETAIL_NARROW_FORM(logsigmoid, logsigmoid_narrow_form)
 EW_DETAIL_COMPUTE_FORM(swiglu)
-/// As `gelu`'s: GELU to the accuracy of a 16-bit or FP8 `T`.
-struct geglu_narrow_form {
-  EW_HD float operator()(float a, float b) const { return gelu_narrow(a) * b; }
-};
-template <class T>
-struct compute_form<::ew::geglu<T>, cuda::std::enable_if_t<is_narrow_float_v<T>>> {
-  static constexpr bool mapped = true;
-  using declared = T;
-  using type = geglu_narrow_form;
-  EW_HD static geglu_narrow_form make(const ::ew::geglu<T>&) { return {}; }
-};
+EW_DETAIL_NARROW_FORM(geglu, geglu_narrow_form)
 }  // namespace detail
 
 }  // namespace ew

@@ -1,8 +1,9 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// The float forms for 16-bit results (detail/math_narrow.cuh: gelu, softplus, log-sigmoid, mish) on the
-// host (ctest host.math_narrow), over every value of __half and __nv_bfloat16, against the long double
-// references of tests/common/functor_reference.cuh and each op's 1-ulp bound for the 16-bit types:
+// The float forms for 16-bit results (detail/math_narrow.cuh: gelu, softplus, log-sigmoid, mish, expm1,
+// elu, selu, log, log2, gelu_tanh) on the host (ctest host.math_narrow), over every value of __half and
+// __nv_bfloat16, against the long double references of tests/common/functor_reference.cuh and each op's
+// 1-ulp bound for the 16-bit types:
 // - with the host's stand-ins for the GPU's approximate instructions (the C++ functions), as the ops run;
 // - with the instructions at their documented worst error, each way: `ex2.approx` 2 ulp (2^-22 relative)
 //   and results below 2^-126 flushed, `lg2.approx` 2^-22 absolute, `rcp.approx` 2^-23 relative; so the
@@ -10,9 +11,11 @@
 // - softplus with other betas and thresholds; the ops of 16-bit types go through these forms.
 // tests/gpu/test_functors_gpu.cu and test_catalog_gpu.cu run the ops on the GPU against the same bounds.
 
+#include <cfloat>
 #include <cmath>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "../common/catch.hpp"
@@ -73,6 +76,12 @@ void check_forms(const char* approx) {
       {&spec_softplus_half_t5, [](float x) { return d::softplus_narrow<A>(x, 0.5f, 5.0f); }},
       {&spec_logsigmoid, [](float x) { return d::log_sigmoid_narrow<A>(x); }},
       {&spec_mish, [](float x) { return d::mish_narrow<A>(x); }},
+      {&spec_expm1, [](float x) { return d::expm1_narrow<A>(x); }},
+      {&spec_elu, [](float x) { return d::elu_narrow<A>(x, 1.0f); }},
+      {&spec_selu, [](float x) { return d::selu_scale * d::elu_narrow<A>(x, d::selu_alpha); }},
+      {&spec_log, [](float x) { return d::log_narrow<A>(x); }},
+      {&spec_log2, [](float x) { return d::log2_narrow<A>(x); }},
+      {&spec_gelu_tanh, [](float x) { return d::gelu_tanh_narrow<A>(x); }},
   };
   for (const form& fm : forms) {
     std::string first;
@@ -94,7 +103,8 @@ TEMPLATE_TEST_CASE("the float forms of 16-bit activations are within 1 ulp of ev
 
 TEST_CASE("the float forms' relative errors stay below their stated bounds", "[math_narrow][host]") {
   // Over every finite f16 and bf16 input whose result is a normal float, with the three kinds of
-  // approximations: gelu 2^-15, softplus, log-sigmoid and mish 2^-17 (math_narrow.cuh).
+  // approximations: gelu and gelu_tanh 2^-15, softplus, log-sigmoid, mish and expm1 2^-17, log and log2
+  // 2^-18 (math_narrow.cuh).
   namespace d = ew::detail;
   struct form {
     const char* name;
@@ -114,6 +124,18 @@ TEST_CASE("the float forms' relative errors stay below their stated bounds", "[m
       {"mish", ref_mish, 0x1p-17, [](float x) { return d::mish_narrow(x); },
        [](float x) { return d::mish_narrow<approx_worst<1>>(x); },
        [](float x) { return d::mish_narrow<approx_worst<-1>>(x); }},
+      {"expm1", ref_expm1, 0x1p-17, [](float x) { return d::expm1_narrow(x); },
+       [](float x) { return d::expm1_narrow<approx_worst<1>>(x); },
+       [](float x) { return d::expm1_narrow<approx_worst<-1>>(x); }},
+      {"log", ref_log, 0x1p-18, [](float x) { return d::log_narrow(x); },
+       [](float x) { return d::log_narrow<approx_worst<1>>(x); },
+       [](float x) { return d::log_narrow<approx_worst<-1>>(x); }},
+      {"log2", ref_log2, 0x1p-18, [](float x) { return d::log2_narrow(x); },
+       [](float x) { return d::log2_narrow<approx_worst<1>>(x); },
+       [](float x) { return d::log2_narrow<approx_worst<-1>>(x); }},
+      {"gelu_tanh", ref_gelu_tanh, 0x1p-15, [](float x) { return d::gelu_tanh_narrow(x); },
+       [](float x) { return d::gelu_tanh_narrow<approx_worst<1>>(x); },
+       [](float x) { return d::gelu_tanh_narrow<approx_worst<-1>>(x); }},
   };
   for (const form& fm : forms) {
     double worst = 0, at = 0;
@@ -123,7 +145,7 @@ TEST_CASE("the float forms' relative errors stay below their stated bounds", "[m
         const float x = type == 0 ? ew::up(from_bits16<__half>(u)) : ew::up(from_bits16<__nv_bfloat16>(u));
         if (!std::isfinite(x)) continue;
         const ldouble want = fm.ref(x);
-        if (std::fabs(want) < 0x1p-126L) continue;
+        if (!(std::fabs(want) >= 0x1p-126L && std::fabs(want) <= FLT_MAX)) continue;  // normal floats
         for (float (*f)(float) : {fm.exact, fm.up, fm.down}) {
           const double e = static_cast<double>(std::fabs((f(x) - want) / want));
           if (!(e <= worst)) {
@@ -134,11 +156,12 @@ TEST_CASE("the float forms' relative errors stay below their stated bounds", "[m
       }
     }
     INFO(fm.name << ": relative error " << worst << " at x = " << at << ", bound " << fm.bound);
+    WARN(fm.name << ": worst relative error " << worst << " at x = " << at);
     CHECK(worst < fm.bound);
   }
 }
 
-TEMPLATE_TEST_CASE("softplus, logsigmoid and mish of 16-bit types take the float forms",
+TEMPLATE_TEST_CASE("the activations and functions of 16-bit types take the float forms",
                    "[math_narrow][host]", __half, __nv_bfloat16) {
   using T = TestType;
   namespace d = ew::detail;
@@ -152,6 +175,12 @@ TEMPLATE_TEST_CASE("softplus, logsigmoid and mish of 16-bit types take the float
     differ += !same_value(sp2(x), ew::down<T>(d::softplus_narrow(c, 2.0f, 20.0f)));
     differ += !same_value(ew::logsigmoid<T>{}(x), ew::down<T>(d::log_sigmoid_narrow(c)));
     differ += !same_value(ew::mish<T>{}(x), ew::down<T>(d::mish_narrow(c)));
+    differ += !same_value(ew::expm1<T>{}(x), ew::down<T>(d::expm1_narrow(c)));
+    differ += !same_value(ew::elu<T>{0.5f}(x), ew::down<T>(d::elu_narrow(c, 0.5f)));
+    differ += !same_value(ew::selu<T>{}(x), ew::down<T>(d::selu_scale * d::elu_narrow(c, d::selu_alpha)));
+    differ += !same_value(ew::log<T>{}(x), ew::down<T>(d::log_narrow(c)));
+    differ += !same_value(ew::log2<T>{}(x), ew::down<T>(d::log2_narrow(c)));
+    differ += !same_value(ew::gelu_tanh<T>{}(x), ew::down<T>(d::gelu_tanh_narrow(c)));
   }
   CHECK(differ == 0);
   // The limits and the thresholds: softplus is x above its threshold, bit for bit, and 0 at -inf;
@@ -166,4 +195,61 @@ TEMPLATE_TEST_CASE("softplus, logsigmoid and mish of 16-bit types take the float
   CHECK(same_value(ew::mish<T>{}(T(21.0f)), T(21.0f)));
   CHECK(same_value(ew::mish<T>{}(-inf), T(-0.0f)));
   CHECK(same_value(ew::mish<T>{}(T(-0.0f)), T(-0.0f)));
+  // expm1: -0, -1 and +inf at the signed zero and the infinities; log and log2: -inf at both zeros, NaN
+  // below 0, +inf at +inf; gelu_tanh: -0 at -inf and -0, +inf at +inf.
+  CHECK(same_value(ew::expm1<T>{}(T(-0.0f)), T(-0.0f)));
+  CHECK(same_value(ew::expm1<T>{}(-inf), T(-1.0f)));
+  CHECK(same_value(ew::expm1<T>{}(inf), inf));
+  for (const T z : {T(0.0f), T(-0.0f)}) {
+    CHECK(same_value(ew::log<T>{}(z), -inf));
+    CHECK(same_value(ew::log2<T>{}(z), -inf));
+  }
+  CHECK(std::isnan(ew::up(ew::log<T>{}(T(-1.0f)))));
+  CHECK(std::isnan(ew::up(ew::log2<T>{}(-inf))));
+  CHECK(same_value(ew::log<T>{}(inf), inf));
+  CHECK(same_value(ew::log2<T>{}(T(1.0f)), T(0.0f)));
+  CHECK(same_value(ew::gelu_tanh<T>{}(-inf), T(-0.0f)));
+  CHECK(same_value(ew::gelu_tanh<T>{}(T(-0.0f)), T(-0.0f)));
+  CHECK(same_value(ew::gelu_tanh<T>{}(inf), inf));
+}
+
+TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute their float forms",
+                   "[math_narrow][host]", __half, __nv_bfloat16) {
+  // compose(scale_bias, op) of every value: the stage before leaves 1.5 x + 0.25 in float, unrounded, and
+  // the op's float form takes it; the result is rounded once (compose.cuh's contract for 16-bit chains).
+  using T = TestType;
+  namespace d = ew::detail;
+  // Which form each op takes in a chain (the values below rarely tell a float form from the float op's
+  // once rounded to 16 bits).
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::gelu<T>>::type, d::gelu_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::gelu_tanh<T>>::type, d::gelu_tanh_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::softplus<T>>::type, d::softplus_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::log<T>>::type, d::log_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::log2<T>>::type, d::log2_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::expm1<T>>::type, d::expm1_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::elu<T>>::type, d::elu_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::selu<T>>::type, d::selu_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::mish<T>>::type, d::mish_narrow_form>);
+  STATIC_REQUIRE(
+      std::is_same_v<typename d::compute_form<ew::logsigmoid<T>>::type, d::logsigmoid_narrow_form>);
+  const ew::scale_bias<T> sb{1.5f, 0.25f};
+  std::size_t differ = 0;
+  for (std::uint32_t b = 0; b < 65536; ++b) {
+    const T x = from_bits16<T>(static_cast<std::uint16_t>(b));
+    const float c = d::mul_add(1.5f, ew::up(x), 0.25f);
+    const auto once = [&](float r) { return ew::down<T>(r); };
+    differ += !same_value(ew::compose(sb, ew::gelu<T>{})(x), once(d::gelu_narrow(c)));
+    differ += !same_value(ew::compose(sb, ew::gelu_tanh<T>{})(x), once(d::gelu_tanh_narrow(c)));
+    differ += !same_value(ew::compose(sb, ew::softplus<T>{2.0f, 10.0f})(x),
+                          once(d::softplus_narrow(c, 2.0f, 10.0f)));
+    differ += !same_value(ew::compose(sb, ew::log<T>{})(x), once(d::log_narrow(c)));
+    differ += !same_value(ew::compose(sb, ew::log2<T>{})(x), once(d::log2_narrow(c)));
+    differ += !same_value(ew::compose(sb, ew::expm1<T>{})(x), once(d::expm1_narrow(c)));
+    differ += !same_value(ew::compose(sb, ew::elu<T>{0.5f})(x), once(d::elu_narrow(c, 0.5f)));
+    differ +=
+        !same_value(ew::compose(sb, ew::selu<T>{})(x), once(d::selu_scale * d::elu_narrow(c, d::selu_alpha)));
+    differ += !same_value(ew::compose(sb, ew::mish<T>{})(x), once(d::mish_narrow(c)));
+    differ += !same_value(ew::compose(sb, ew::logsigmoid<T>{})(x), once(d::log_sigmoid_narrow(c)));
+  }
+  CHECK(differ == 0);
 }

@@ -15,6 +15,7 @@
 #include <nv/target>
 
 #include <cuda/std/cmath>
+#include <cuda/std/limits>
 
 #include "math.cuh"
 
@@ -82,6 +83,16 @@ EW_HD float gelu_narrow(float x) {
   return h == 0.0f ? -0.0f : (x * h) * 0x1p-65f;          // x Phi(x); -inf gives -0
 }
 
+/// `log1p(e) / e` for `|e| < 2^-4`: `1 - e / 2 + e^2 / 3 - ... - e^5 / 6`; the next term, `e^6 / 7`, is
+/// under 2^-26 (a relative error of `log1p`, with the roundings, below 2^-23).
+EW_HD float log1p_series(float e) {
+  float p = mul_add(e, -0.166666672f, 0.200000003f);
+  p = mul_add(p, e, -0.25f);
+  p = mul_add(p, e, 0.333333343f);
+  p = mul_add(p, e, -0.5f);
+  return mul_add(p, e, 1.0f);
+}
+
 /// `log1p(e) 2^64` from `h = e 2^64` (`e = e^-a` for some `a >= 0`, or NaN): below `e = 2^-4` the series
 /// `e (1 - e / 2 + e^2 / 3 - ... - e^5 / 6)` (the next term, `e^6 / 7`, is under 2^-26 of the result),
 /// whose product with `h` keeps a result in float's subnormal range normal until the caller's last
@@ -90,14 +101,7 @@ EW_HD float gelu_narrow(float x) {
 template <class A>
 EW_HD float log1p_scaled(float h) {
   const float e = h * 0x1p-64f;
-  if (e < 0x1p-4f) {
-    float p = mul_add(e, -0.166666672f, 0.200000003f);
-    p = mul_add(p, e, -0.25f);
-    p = mul_add(p, e, 0.333333343f);
-    p = mul_add(p, e, -0.5f);
-    p = mul_add(p, e, 1.0f);
-    return h * p;
-  }
+  if (e < 0x1p-4f) return h * log1p_series(e);
   return A::log2(1.0f + e) * (0.693147180559945309f * 0x1p64f);
 }
 
@@ -145,6 +149,124 @@ EW_HD float mish_narrow(float x) {
   const float m = n * (n + 2.0f);
   return x * (m * A::reciprocal(m + 2.0f));
 }
+
+/// `e^x - 1` for a result rounded to a 16-bit or FP8 type: below `|x| = 2^-3` the Taylor series to `x^5 /
+/// 120` (the next term is under 2^-24 of the result), above it `e^x - 1` from one `ex2` (its 2^-22 and the
+/// rounding of `x log2(e)`, `|x|` 2^-24, over a result of at least `|e^x - 1| >= 0.11 e^x`: below 2^-17 of
+/// it). -inf gives -1, +inf `+inf`, NaN NaN, -0 -0; results past float's range overflow.
+template <class A = approx_mufu>
+EW_HD float expm1_narrow(float x) {
+  // Both forms, then a select: a warp of mixed inputs would run both sides of a branch anyway.
+  float p = mul_add(x, 0.00833333377f, 0.0416666679f);
+  p = mul_add(p, x, 0.166666672f);
+  p = mul_add(p, x, 0.5f);
+  const float series =
+      x * mul_add(p, x, 1.0f);  // x (1 + x (1/2 + x / 6 + x^2 / 24 + x^3 / 120)); -0 stays -0
+  const float e = A::exp2(x * 1.44269504088896341f) - 1.0f;
+  return cuda::std::fabs(x) < 0.125f ? series : e;
+}
+
+/// `x > 0 ? x : alpha (e^x - 1)` (ELU) for a result rounded to a 16-bit or FP8 type, through
+/// `expm1_narrow`.
+template <class A = approx_mufu>
+EW_HD float elu_narrow(float x, float alpha) {
+  return x > 0.0f ? x : alpha * expm1_narrow<A>(x);
+}
+
+/// `log(x)` (`Natural`) or `log2(x)` for a result rounded to a 16-bit or FP8 type: for `|x - 1| < 2^-4` the
+/// series `f log1p_series(f)` of `f = x - 1` (exact), else one `lg2` (absolute error 2^-22 over a result of
+/// at least `log2(1.0625)`, 0.087: below 2^-18 of it; a subnormal `x` scaled by 2^32 first, as `.ftz` would
+/// flush it). 0 gives -inf, +inf `+inf`, a negative `x` or NaN NaN.
+template <bool Natural, class A = approx_mufu>
+EW_HD float log_narrow_base(float x) {
+  // Both forms, then selects (the special values last): a warp of mixed inputs would run both sides of a
+  // branch anyway.
+  const bool tiny = x < 0x1p-126f;
+  const float l2 = A::log2(tiny ? x * 0x1p32f : x) - (tiny ? 32.0f : 0.0f);  // log2(x)
+  const float f = x - 1.0f;
+  const float l = f * log1p_series(f);  // log(x), for |f| < 2^-4
+  const bool near_one = cuda::std::fabs(f) < 0x1p-4f;
+  const float r =
+      Natural ? (near_one ? l : l2 * 0.693147180559945309f) : (near_one ? l * 1.44269504088896341f : l2);
+  if (x > 0.0f && x <= cuda::std::numeric_limits<float>::max()) return r;
+  return x == 0.0f ? -cuda::std::numeric_limits<float>::infinity()
+                   : (x > 0.0f ? x : cuda::std::numeric_limits<float>::quiet_NaN());
+}
+
+/// `log(x)` for a result rounded to a 16-bit or FP8 type (`log_narrow_base`).
+template <class A = approx_mufu>
+EW_HD float log_narrow(float x) {
+  return log_narrow_base<true, A>(x);
+}
+/// `log2(x)` for a result rounded to a 16-bit or FP8 type (`log_narrow_base`).
+template <class A = approx_mufu>
+EW_HD float log2_narrow(float x) {
+  return log_narrow_base<false, A>(x);
+}
+
+/// `x sigmoid(v)` for a result rounded to a 16-bit or FP8 type: `x / (1 + e^-v)`, and `x e^v / (1 + e^v)`
+/// for negative `v` from `e^v 2^64` (results in float's subnormal range rounded once, by the last multiply);
+/// one `ex2` and one `rcp`. Relative error below 2^-17 plus `|v|` times `v`'s own: the rounding of `ex2`'s
+/// argument, `|v|` 2^-24, is the larger part past `|v| = 8`. `v = -inf` (and `e^v` below 2^-190) gives -0.
+template <class A = approx_mufu>
+EW_HD float x_sigmoid_narrow(float x, float v) {
+  const float h = exp_neg_abs_scaled<A>(v);                   // e^-|v| 2^64
+  const float r = A::reciprocal(mul_add(h, 0x1p-64f, 1.0f));  // 1 / (1 + e^-|v|)
+  if (v >= 0.0f) return x * r;
+  return h == 0.0f ? -0.0f : ((x * h) * r) * 0x1p-64f;
+}
+
+/// GELU's tanh form, `x sigmoid(2 u)` with `u = sqrt(2 / pi) (x + 0.044715 x^3)` formed as the float
+/// `gelu_tanh` forms it, for a result rounded to a 16-bit or FP8 type (`x_sigmoid_narrow`: relative error
+/// below 2^-15 where the result is a normal float, the most near `x = -8`, where `2u`'s roundings are
+/// multiplied by `|2u|`, about 60).
+template <class A = approx_mufu>
+EW_HD float gelu_tanh_narrow(float x) {
+  return x_sigmoid_narrow<A>(x, 1.5957691216057307117f * x * mul_add(0.044715f * x, x, 1.0f));
+}
+
+/// SELU's constants (PyTorch's; Klambauer et al. 2017), and as floats.
+constexpr double selu_scale_d = 1.0507009873554804934193349852946;
+constexpr double selu_alpha_d = 1.6732632423543772848170429916717;
+constexpr float selu_scale = static_cast<float>(selu_scale_d), selu_alpha = static_cast<float>(selu_alpha_d);
+
+/// The float forms as functors of floats: what a 16-bit or FP8 op of ops.cuh / ops_math.cuh computes, and
+/// its stage in a chain (`EW_DETAIL_NARROW_FORM`, compose.cuh).
+struct gelu_narrow_form {
+  EW_HD float operator()(float x) const { return gelu_narrow(x); }
+};
+struct gelu_tanh_narrow_form {
+  EW_HD float operator()(float x) const { return gelu_tanh_narrow(x); }
+};
+struct softplus_narrow_form {
+  float beta, threshold;
+  EW_HD float operator()(float x) const { return softplus_narrow(x, beta, threshold); }
+};
+struct log_narrow_form {
+  EW_HD float operator()(float x) const { return log_narrow(x); }
+};
+struct log2_narrow_form {
+  EW_HD float operator()(float x) const { return log2_narrow(x); }
+};
+struct expm1_narrow_form {
+  EW_HD float operator()(float x) const { return expm1_narrow(x); }
+};
+struct elu_narrow_form {
+  float alpha;
+  EW_HD float operator()(float x) const { return elu_narrow(x, alpha); }
+};
+struct selu_narrow_form {
+  EW_HD float operator()(float x) const { return selu_scale * elu_narrow(x, selu_alpha); }
+};
+struct mish_narrow_form {
+  EW_HD float operator()(float x) const { return mish_narrow(x); }
+};
+struct logsigmoid_narrow_form {
+  EW_HD float operator()(float x) const { return log_sigmoid_narrow(x); }
+};
+struct geglu_narrow_form {
+  EW_HD float operator()(float a, float b) const { return gelu_narrow(a) * b; }
+};
 
 }  // namespace detail
 }  // namespace ew
