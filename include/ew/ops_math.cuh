@@ -141,11 +141,18 @@ struct erf {
   EW_HD T operator()(T x) const { return down<T>(cuda::std::erf(up(x))); }
 };
 
-/// `a^b` (`torch.pow`; C's `pow`: `pow(x, 0) == 1` and `pow(1, y) == 1` even for NaN).
+/// `a^b` (`torch.pow`; C's `pow`: `pow(x, 0) == 1` and `pow(1, y) == 1` even for NaN). For 16-bit and FP8
+/// `T` computed in float to the accuracy the result holds (`detail::pow_narrow`).
 template <class T>
 struct pow {
   EW_DETAIL_FLOATING_ONLY(T, "pow");
-  EW_HD T operator()(T a, T b) const { return down<T>(detail::power(up(a), up(b))); }
+  EW_HD T operator()(T a, T b) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::pow_narrow(up(a), up(b)));
+    } else {
+      return down<T>(detail::power(up(a), up(b)));
+    }
+  }
 };
 
 // --- Rounding to integers (exact)
@@ -338,7 +345,7 @@ EW_DETAIL_NARROW_FORM(expm1, expm1_narrow_form)
 EW_DETAIL_COMPUTE_FORM(sin)
 EW_DETAIL_COMPUTE_FORM(cos)
 EW_DETAIL_COMPUTE_FORM(erf)
-EW_DETAIL_COMPUTE_FORM(pow)
+EW_DETAIL_NARROW_FORM(pow, pow_narrow_form)
 EW_DETAIL_COMPUTE_FORM(floor)
 EW_DETAIL_COMPUTE_FORM(ceil)
 EW_DETAIL_COMPUTE_FORM(round)

@@ -14,6 +14,7 @@
 #include <cfloat>
 #include <cmath>
 #include <cstdint>
+#include <random>
 #include <string>
 #include <type_traits>
 #include <vector>
@@ -252,4 +253,79 @@ TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute the
     differ += !same_value(ew::compose(sb, ew::logsigmoid<T>{})(x), once(d::log_sigmoid_narrow(c)));
   }
   CHECK(differ == 0);
+}
+
+namespace {
+
+/// `pow_narrow<A>` of every `T` value `a` with exponents `b` of every kind (integers odd and even, halves,
+/// the infinities, NaN, zeros, large values), and for each `a` the exponents that take `|b log2|a||` to the
+/// ends of T's range (where the error bound is widest), rounded to `T`, against long double `pow` and 1 ulp.
+template <class T, class A>
+std::size_t pow_outside(std::string& first) {
+  std::vector<double> bs = {0.0,   -0.0,   1.0,     -1.0, 2.0, -2.0,         3.0,      -3.0,
+                            7.0,   -7.0,   0.5,     -0.5, 1.5, -2.5,         10.0,     -33.0,
+                            100.0, 1000.0, -1001.0, 1e4,  6e4, std::nan(""), INFINITY, -INFINITY};
+  std::mt19937_64 g(base_seed());
+  std::uniform_real_distribution<double> u(-200.0, 200.0);
+  for (int i = 0; i < 24; ++i) bs.push_back(u(g));
+  const double ends = std::is_same_v<T, __half> ? 25.0 : 134.0;  // |t| at T's largest and smallest results
+  std::size_t bad = 0;
+  for (std::uint32_t bits = 0; bits < 65536; ++bits) {
+    const T a = from_bits16<T>(static_cast<std::uint16_t>(bits));
+    const double la = to_double(a), l2 = std::log2(std::fabs(la));
+    std::vector<double> mine = bs;
+    if (std::isfinite(l2) && l2 != 0) {
+      for (double t : {ends, -ends, ends / 2, -ends / 2, 15.5, -15.5}) mine.push_back(t / l2);
+    }
+    for (double db : mine) {
+      const T b = from_double<T>(db);
+      const T got = ew::down<T>(ew::detail::pow_narrow<A>(ew::up(a), ew::up(b)));
+      const std::string msg = check_value_against<T>("pow", std::pow(to_ld(a), to_ld(b)), got, 1);
+      if (!msg.empty() && bad++ == 0)
+        first = msg + " at a=" + std::to_string(la) + " b=" + std::to_string(to_double(b));
+    }
+  }
+  return bad;
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("pow of 16-bit types: its float form within 1 ulp, C's special values",
+                   "[math_narrow][host]", __half, __nv_bfloat16) {
+  using T = TestType;
+  std::string first;
+  std::size_t bad = pow_outside<T, ew::detail::approx_mufu>(first);
+  INFO("as the host runs it: " << bad << " outside 1 ulp; first: " << first);
+  CHECK(bad == 0);
+  bad = pow_outside<T, approx_worst<1>>(first);
+  INFO("instructions at their worst, up: " << bad << " outside 1 ulp; first: " << first);
+  CHECK(bad == 0);
+  bad = pow_outside<T, approx_worst<-1>>(first);
+  INFO("instructions at their worst, down: " << bad << " outside 1 ulp; first: " << first);
+  CHECK(bad == 0);
+  // The op takes the form, and C's special values, bit for bit.
+  const ew::pow<T> p{};
+  const T inf = ew::down<T>(INFINITY), nan = ew::down<T>(NAN);
+  std::size_t differ = 0;
+  for (std::uint32_t bits = 0; bits < 65536; bits += 7) {
+    const T a = from_bits16<T>(static_cast<std::uint16_t>(bits));
+    differ += !same_value(p(a, T(2.5f)), ew::down<T>(ew::detail::pow_narrow(ew::up(a), 2.5f)));
+  }
+  CHECK(differ == 0);
+  CHECK(same_value(p(nan, T(0.0f)), T(1.0f)));
+  CHECK(same_value(p(T(1.0f), nan), T(1.0f)));
+  CHECK(same_value(p(T(-1.0f), inf), T(1.0f)));
+  CHECK(same_value(p(T(-1.0f), -inf), T(1.0f)));
+  CHECK(std::isnan(ew::up(p(T(-2.0f), T(0.5f)))));
+  CHECK(same_value(p(T(-2.0f), T(3.0f)), T(-8.0f)));
+  CHECK(same_value(p(T(-0.0f), T(-3.0f)), -inf));
+  CHECK(same_value(p(T(-0.0f), T(-2.0f)), inf));
+  CHECK(same_value(p(T(-0.0f), T(3.0f)), T(-0.0f)));
+  CHECK(same_value(p(T(-0.0f), T(0.5f)), T(0.0f)));
+  CHECK(same_value(p(-inf, T(3.0f)), -inf));
+  CHECK(same_value(p(-inf, T(-3.0f)), T(-0.0f)));
+  CHECK(same_value(p(-inf, T(0.5f)), inf));
+  CHECK(same_value(p(T(0.5f), inf), T(0.0f)));
+  CHECK(same_value(p(T(2.0f), -inf), T(0.0f)));
+  CHECK(same_value(p(T(0.0f), -inf), inf));
 }
