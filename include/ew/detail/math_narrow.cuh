@@ -2,12 +2,13 @@
 #pragma once
 
 /// @file
-/// Float forms of activations whose result is rounded to a 16-bit or FP8 type (`is_narrow_float_v`):
-/// computed to the accuracy that type holds, not to float's, from the GPU's approximate instructions
-/// (`MUFU`: `ex2`, `lg2`, `rcp`) and short polynomials, in a fraction of the float library's
-/// instructions. A bf16 element moves half the bytes of an f32 one, so its math costs twice as much per
-/// byte: with `expf`, `log1pf` and `tanhf`, bf16 softplus ran at 0.65 and mish at 0.58 of relu's
-/// bandwidth, with these forms at 0.98 and 1.00 (H100, 2026-12-05, docs/PERFORMANCE.md change 48). Each
+/// Float forms of activations and functions whose result is rounded to a 16-bit or FP8 type
+/// (`is_narrow_float_v`): computed to the accuracy that type holds, not to float's, from the GPU's
+/// approximate instructions (`MUFU`: `ex2`, `lg2`, `rcp`) and short polynomials, in a fraction of the float
+/// library's instructions. A bf16 element moves half the bytes of an f32 one, so its math costs twice as
+/// much per byte: with the float library, bf16 mish ran at 0.58 of relu's bandwidth, pow at 0.60, softplus
+/// 0.65, elu and selu 0.89, log2 0.92; with these forms every one at 0.98 to 1.00 but pow, 0.96 (H100,
+/// 2026-12-05, docs/PERFORMANCE.md changes 48, 49 and 51). Each
 /// keeps its op's 1-ulp bound of the 16-bit types over every input (tests/host: every f16 and bf16 value,
 /// the approximations at their documented worst errors too). All `__host__ __device__`: the host runs the
 /// C++ functions in place of the instructions.
@@ -218,8 +219,8 @@ EW_HD float x_sigmoid_narrow(float x, float v) {
 
 /// GELU's tanh form, `x sigmoid(2 u)` with `u = sqrt(2 / pi) (x + 0.044715 x^3)` formed as the float
 /// `gelu_tanh` forms it, for a result rounded to a 16-bit or FP8 type (`x_sigmoid_narrow`: relative error
-/// below 2^-15 where the result is a normal float, the most near `x = -8`, where `2u`'s roundings are
-/// multiplied by `|2u|`, about 60).
+/// below 2^-15 where the result is a normal float, 1.1e-5 at most, near `x = -9.9`, where `2u`'s roundings
+/// are multiplied by `|2u|`, about 85).
 template <class A = approx_mufu>
 EW_HD float gelu_tanh_narrow(float x) {
   return x_sigmoid_narrow<A>(x, 1.5957691216057307117f * x * mul_add(0.044715f * x, x, 1.0f));
