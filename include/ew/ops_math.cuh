@@ -253,12 +253,11 @@ template <class T>
 struct selu {
   EW_DETAIL_FLOATING_ONLY(T, "selu");
   EW_HD T operator()(T x) const {
-    using C = compute_t<T>;
-    constexpr C scale = C(detail::selu_scale_d), alpha = C(detail::selu_alpha_d);
     if constexpr (is_narrow_float_v<T>) {
-      return down<T>(scale * detail::elu_narrow(up(x), alpha));
+      return down<T>(detail::selu_narrow(up(x)));
     } else {
-      return down<T>(scale * detail::elu(up(x), alpha));
+      using C = compute_t<T>;
+      return down<T>(C(detail::selu_scale_d) * detail::elu(up(x), C(detail::selu_alpha_d)));
     }
   }
 };

@@ -255,6 +255,12 @@ constexpr double selu_scale_d = 1.0507009873554804934193349852946;
 constexpr double selu_alpha_d = 1.6732632423543772848170429916717;
 constexpr float selu_scale = static_cast<float>(selu_scale_d), selu_alpha = static_cast<float>(selu_alpha_d);
 
+/// `scale elu(x, alpha)` with SELU's constants, through `elu_narrow`.
+template <class A = approx_mufu>
+EW_HD float selu_narrow(float x) {
+  return selu_scale * elu_narrow<A>(x, selu_alpha);
+}
+
 /// The float forms as functors of floats: what a 16-bit or FP8 op of ops.cuh / ops_math.cuh computes, and
 /// its stage in a chain (`EW_DETAIL_NARROW_FORM`, compose.cuh).
 struct gelu_narrow_form {
@@ -281,7 +287,7 @@ struct elu_narrow_form {
   EW_HD float operator()(float x) const { return elu_narrow(x, alpha); }
 };
 struct selu_narrow_form {
-  EW_HD float operator()(float x) const { return selu_scale * elu_narrow(x, selu_alpha); }
+  EW_HD float operator()(float x) const { return selu_narrow(x); }
 };
 struct mish_narrow_form {
   EW_HD float operator()(float x) const { return mish_narrow(x); }
