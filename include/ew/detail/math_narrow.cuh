@@ -235,7 +235,7 @@ EW_HD float gelu_tanh_narrow(float x) {
 /// 2^-9 and 2^-12 to stay within 1 ulp. C's special values: `pow(x, 0)` and `pow(1, y)` are 1 (NaN too),
 /// `pow(-1, +-inf)` 1, a finite negative `a` to a non-integer `b` NaN, zeros and infinities as C's.
 template <class A = approx_mufu>
-EW_HD float pow_narrow(float a, float b) {
+EW_HD float pow_narrow_general(float a, float b) {
   if (b == 0.0f || a == 1.0f) return 1.0f;
   const float ax = cuda::std::fabs(a), bx = cuda::std::fabs(b);
   if (ax == 1.0f && bx == cuda::std::numeric_limits<float>::infinity()) return 1.0f;  // pow(-1, +-inf)
@@ -248,6 +248,25 @@ EW_HD float pow_narrow(float a, float b) {
   const bool small = t < -64.0f;
   const float r = A::exp2(small ? t + 64.0f : t) * (small ? 0x1p-64f : 1.0f);
   return cuda::std::signbit(a) && odd ? -r : r;
+}
+
+/// `pow_narrow_general`'s value, its common case first: a positive normal `a`, a finite `b` and a result
+/// from 2^-64 up other than 1 (`t = b log2 a` nonzero: `a == 1` and `b == 0` give exactly 1 in the general
+/// form, whatever `ex2` does with 0) need neither the special values nor the sign, nor `log2_narrow`'s
+/// tiny-input and special-value selects, nor the subnormal scaling, and the same operations give the same
+/// bits; everything else takes the general form. A warp whose elements
+/// are all common runs about half the instructions: bf16 pow was bound by them (0.957 of relu on an H100,
+/// 2026-12-05, docs/PERFORMANCE.md change 52).
+template <class A = approx_mufu>
+EW_HD float pow_narrow(float a, float b) {
+  const float f = a - 1.0f;
+  const float l = cuda::std::fabs(f) < 0x1p-4f ? f * log1p_series(f) * 1.44269504088896341f : A::log2(a);
+  const float t = b * l;
+  if (a >= 0x1p-126f && a <= cuda::std::numeric_limits<float>::max() &&
+      cuda::std::fabs(b) <= cuda::std::numeric_limits<float>::max() && t >= -64.0f && t != 0.0f) {
+    return A::exp2(t);
+  }
+  return pow_narrow_general<A>(a, b);
 }
 
 /// SELU's constants (PyTorch's; Klambauer et al. 2017), and as floats.
