@@ -56,6 +56,8 @@
 //   tg4 ... tg64   ew's tiles in groups of 4, 8, 16, 64 along b (nd_kernel_shapes::tile_group)
 //   rc256      row kernel chunks of 256 vectors (one pass of a block)
 //   r256c512   row kernel blocks of 256 threads, chunks of 512 vectors (rows from 512)
+//
+// and for torch_fused_cells.py's bias + GELU (probe 22): vr128u2, vr256u2, vr256, novrow, rowu4.
 
 #include <cstdint>
 
@@ -173,6 +175,14 @@ int bias_add(void* y, const void* x, const void* b, std::int64_t R, std::int64_t
   const auto bias = ew::strided(static_cast<const T*>(b), ew::extents{R, C}, ew::strides{0, 1});
   return ew::elementwise<P>(ew::add<T>{}, ew::extents{R, C}, static_cast<T*>(y),
                             ew::in(static_cast<const T*>(x), bias), s);
+}
+
+/// y = gelu(x + b), b over the columns (torch_fused_cells.py's bias_gelu cell; probe 22).
+template <class P, class T>
+int bias_gelu(void* y, const void* x, const void* b, std::int64_t R, std::int64_t C, cudaStream_t s) {
+  return ew::elementwise<P>(
+      ew::compose(ew::add<T>{}, ew::gelu<T>{}), ew::extents{R, C}, static_cast<T*>(y),
+      ew::in(static_cast<const T*>(x), ew::broadcast(static_cast<const T*>(b), ew::extents{1, C})), s);
 }
 
 template <class P, class T>
@@ -418,6 +428,22 @@ EW_VARIANTS_ADD_ND(u8, std::uint8_t, wrapall)
 EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, nopad)
 EW_VARIANTS_RELU_ND(f32, float, nopad)
 EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, nopad)
+// Probe 22: torch_fused_cells.py's bias + GELU over [8192, 8192] (--variant-lib) under the vector-row
+// kernel's other shapes and the row kernel.
+#define EW_VARIANTS_BIAS_GELU(v)                                                                     \
+  EW_VARIANT_API ew_cells_bias_gelu_f32__##v(void* y, const void* x, const void* b, std::int64_t R,  \
+                                             std::int64_t C, cudaStream_t s) {                       \
+    return bias_gelu<nd_policy<v##_shapes>, float>(y, x, b, R, C, s);                                \
+  }                                                                                                  \
+  EW_VARIANT_API ew_cells_bias_gelu_bf16__##v(void* y, const void* x, const void* b, std::int64_t R, \
+                                              std::int64_t C, cudaStream_t s) {                      \
+    return bias_gelu<nd_policy<v##_shapes>, __nv_bfloat16>(y, x, b, R, C, s);                        \
+  }
+EW_VARIANTS_BIAS_GELU(vr128u2)
+EW_VARIANTS_BIAS_GELU(vr256u2)
+EW_VARIANTS_BIAS_GELU(vr256)
+EW_VARIANTS_BIAS_GELU(novrow)
+EW_VARIANTS_BIAS_GELU(rowu4)
 // Two vectors a thread for the pitched and split forms (probe 16).
 EW_VARIANTS_RELU_ND(f32, float, vr128u2)
 EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, vr128u2)

@@ -5,6 +5,7 @@ ew, the last through libew_cells.so (bench/torch_cells/ew_cells.cu) called with 
 
     python3 bench/scripts/torch_fused_cells.py --lib build-gpu/bench/libew_cells.so --out fused.json
         --md fused.md [--quick] [--filter REGEX] [--samples 15] [--compile-mode MODE] [--commit SHA]
+        [--variant-lib build-gpu/bench/libew_cells_variants.so --variants vr128u2,novrow]
 
 Cells (f32 and bf16 x; GB/s counts each input read once and each output written once):
   quant_amax/T/n       y8 = e4m3(x * s) and amax = max |x|: eager's two kernels (x.abs().amax(), the cast),
@@ -19,6 +20,11 @@ Cells (f32 and bf16 x; GB/s counts each input read once and each output written 
                        fp8_cast_transpose_fused), one ew launch; beside ew's 1-D copy of x (the bar: 0.90
                        of the copy's GB/s, each counted on its own bytes).
   bias_gelu/T/RxC      y = gelu(x + b), b over the columns (issue 23: bf16 [8192, 8192]); beside ew's relu.
+                       With --variant-lib, also each --variants V that the library has
+                       (ew_cells_bias_gelu_T__V: bench/probes/cells_variants.cu) as `ew.V`, checked alike.
+  pow/T/n              y = pow(a, e), a = |x| and e as x (both |.| in [1/16, 4)): torch.pow, ew::pow (issue
+                       23's catalog cell beside torch.compile's); beside ew's 1-D relu over x (the bar: 0.97 of
+                       it, or torch.compile's speed). n = 2^26.
 
 Measurement as bench/scripts/torch_cells.py (whose Timer, statistics and helpers this script uses): cold L2
 before each timed call, torch.cuda._sleep so that Python's launch cost stays outside the events, the
@@ -49,6 +55,7 @@ DROP_SEED, DROP_OFFSET = 20261205, 7
 torch = None
 # fn: the call; nbytes: what it moves; check: () -> an error string or None, after a poisoned call.
 Impl = collections.namedtuple("Impl", "fn nbytes check")
+VARIANT_LIB, VARIANTS = None, ()  # --variant-lib (loaded) and --variants
 
 
 def cell_specs(a):
@@ -59,6 +66,7 @@ def cell_specs(a):
         specs += [(op, t, (1 << e,)) for op in ("amax", "sum") for e in (20, 24, 28)]
         specs += [("cast_transpose", t, s) for s in ((8192, 8192), (16384, 4096))]
         specs.append(("bias_gelu", t, (8192, 8192)))
+        specs.append(("pow", t, (1 << 26,)))
     if a.quick:
         specs = [s for s in specs if s[2] in ((1 << 24,), (1 << 26,), (8192, 8192))]
     if a.filter:
@@ -243,7 +251,7 @@ def build_cell(spec, lib, stream, gen, mode):
             r = outs[name]
             impls[name] = Impl(fn, nbytes, lambda fn=fn, r=r: (poisoned(r), fn(), torch.cuda.synchronize(),
                                                               ok(r))[-1])
-    else:  # bias_gelu
+    elif op == "bias_gelu":
         R, C = shape
         b = tc.random_of(gen, dt)(C)
         keep.append(b)
@@ -271,6 +279,13 @@ def build_cell(spec, lib, stream, gen, mode):
         fns = {"eager": lambda: outs["eager"].copy_(torch.nn.functional.gelu(x + b)),
                "compile": lambda: compiled(outs["compile"], x, b),
                "ew": call("bias_gelu", outs["ew"].data_ptr(), x.data_ptr(), b.data_ptr(), R, C)}
+        for v in VARIANTS:  # --variant-lib: the same launch under other policies, as ew.<v>
+            sym = f"ew_cells_bias_gelu_{t}__{v}"
+            if VARIANT_LIB is not None and getattr(VARIANT_LIB, sym, None) is not None:
+                outs["ew." + v] = y_v = torch.empty(shape, dtype=dt, device=dev)
+                keep.append(y_v)
+                fns["ew." + v] = tc.ew_call(VARIANT_LIB, sym, y_v.data_ptr(), x.data_ptr(), b.data_ptr(), R, C,
+                                            stream)
 
         def gelu_check(fn, y):
             poisoned(y)
@@ -291,6 +306,36 @@ def build_cell(spec, lib, stream, gen, mode):
                     f"{want.view(-1)[i].item():.9g}, tolerance {tol.view(-1)[i].item():.3g}")
         for name, fn in fns.items():
             impls[name] = Impl(fn, nbytes, lambda fn=fn, y=outs[name]: gelu_check(fn, y))
+        ref = add_relu_ref(impls, call, x, keep)
+    elif op == "pow":
+        a_in, e_in = x.abs(), tc.random_of(gen, dt)(*shape)
+        keep += [a_in, e_in]
+        nbytes = 3 * n * size
+        # The float64 power rounded to T, within ew's stated bound (1 ulp of a 16-bit result; float: 2 ulp,
+        # CUDA's powf) and, for PyTorch, 1 ulp more (its float powf rounded to bf16 can be a double rounding).
+        want = torch.pow(a_in.double(), e_in.double())
+        tol = (3 if t == "f32" else 2) * ulp(want, t)
+        f_pow = lambda y, a, e: y.copy_(torch.pow(a, e))  # noqa: E731
+        compiled = compiled_of(f_pow)
+        outs = {k: torch.empty(shape, dtype=dt, device=dev) for k in ("eager", "compile", "ew")}
+        keep += list(outs.values())
+        fns = {"eager": lambda: torch.pow(a_in, e_in, out=outs["eager"]),
+               "compile": lambda: compiled(outs["compile"], a_in, e_in),
+               "ew": call("pow", outs["ew"].data_ptr(), a_in.data_ptr(), e_in.data_ptr(), n)}
+
+        def pow_check(fn, y):
+            poisoned(y)
+            fn()
+            torch.cuda.synchronize()
+            bad = ~((y.double() - want).abs() <= tol)
+            k = int(bad.sum().item())
+            if not k:
+                return None
+            i = int(torch.argmax(bad.to(torch.uint8)).item())
+            return (f"{k} of {n} beyond the tolerance of pow; e.g. [{i}]: pow({a_in[i].item():.9g}, "
+                    f"{e_in[i].item():.9g}) = {y[i].item():.9g}, want {want[i].item():.9g}")
+        for name, fn in fns.items():
+            impls[name] = Impl(fn, nbytes, lambda fn=fn, y=outs[name]: pow_check(fn, y))
         ref = add_relu_ref(impls, call, x, keep)
     return {"impls": impls, "ref": ref, "keep": keep, "elements": n}
 
@@ -332,7 +377,7 @@ def run_cell(i, spec, lib, stream, timer, a):
 
 
 BARS = {"quant_amax": ("ew_cast", 0.97), "dropout": ("ew_1d_relu", 0.97), "cast_transpose": ("ew_1d_copy", 0.90),
-        "bias_gelu": ("ew_1d_relu", 0.97)}
+        "bias_gelu": ("ew_1d_relu", 0.97), "pow": ("ew_1d_relu", 0.97)}
 
 
 def markdown(cells, a):
@@ -352,6 +397,11 @@ def markdown(cells, a):
         ref_g = "—" if ref is None else f"{g[ref]['GBps']:.0f}"
         lines.append(f"| {name} | {g['eager']['GBps']:.0f} | {g['compile']['GBps']:.0f} | {g['ew']['GBps']:.0f} | "
                      f"{r['ew_over_compile']:.3f} | {own} | {ref or '—'} | {ref_g} | {bars} | {cv:.1f} |")
+    rows = [(c["name"], k, v["GBps"], c["impls"]["ew"]["GBps"], c["impls"]["compile"]["GBps"])
+            for c in cells for k, v in c.get("impls", {}).items() if k.startswith("ew.")]
+    if rows:  # --variants: each variant beside ew's own launch and torch.compile, in the same cell
+        lines += ["", "| cell | variant | GB/s | / ew | / compile |", "|---|---|---:|---:|---:|"]
+        lines += [f"| {n} | {k[3:]} | {g:.0f} | {g / e:.3f} | {g / c:.3f} |" for n, k, g, e, c in rows]
     return "\n".join(lines) + "\n"
 
 
@@ -368,6 +418,8 @@ def main():
     ap.add_argument("--quick", action="store_true", help="the cells at 2^24, 2^26 and [8192, 8192] only")
     ap.add_argument("--filter", help="regex on the cell names (e.g. 'quant_amax/bf16')")
     ap.add_argument("--commit", default="")
+    ap.add_argument("--variant-lib", help="libew_cells_variants.so: bias_gelu under other policies")
+    ap.add_argument("--variants", default="", help="comma-separated variant names of --variant-lib")
     a = ap.parse_args()
     sys.stdout.reconfigure(line_buffering=True)
     try:
@@ -387,13 +439,23 @@ def main():
     Pp, I, F = ctypes.c_void_p, ctypes.c_int64, ctypes.c_float
     sig = {"fp8_cast": [Pp, Pp, I, F], "quant_amax": [Pp, Pp, Pp, Pp, I, F], "dropout": [Pp, Pp, I, F, I, I],
            "amax": [Pp, Pp, Pp, I], "sum": [Pp, Pp, Pp, I], "cast_transpose": [Pp, Pp, Pp, Pp, Pp, I, I, F],
-           "bias_gelu": [Pp, Pp, Pp, I, I], "copy": [Pp, Pp, I], "relu": [Pp, Pp, I]}
+           "bias_gelu": [Pp, Pp, Pp, I, I], "copy": [Pp, Pp, I], "relu": [Pp, Pp, I], "pow": [Pp, Pp, Pp, I]}
     for op, types in sig.items():
         for t in ("f32", "bf16"):
             f = getattr(lib, f"ew_cells_{op}_{t}")
             f.argtypes, f.restype = types + [Pp], ctypes.c_int
     lib.ew_cells_last_error.restype = ctypes.c_char_p
     lib.ew_cells_workspace_bytes.restype = ctypes.c_int64
+    global VARIANT_LIB, VARIANTS
+    if a.variant_lib:
+        VARIANT_LIB = ctypes.CDLL(a.variant_lib)
+        VARIANTS = tuple(v for v in a.variants.split(",") if v)
+        for v in VARIANTS:
+            for t in ("f32", "bf16"):
+                f = getattr(VARIANT_LIB, f"ew_cells_bias_gelu_{t}__{v}", None)
+                if f is not None:
+                    f.argtypes, f.restype = sig["bias_gelu"] + [Pp], ctypes.c_int
+        VARIANT_LIB.ew_cells_last_error.restype = ctypes.c_char_p
     torch.cuda.init()
     stream = torch.cuda.current_stream().cuda_stream
     timer = tc.Timer(a)

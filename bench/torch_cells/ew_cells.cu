@@ -223,6 +223,7 @@ EW_CELLS_RELU(f64, double)
 //   amax_T(amax, ws, x, n), sum_T(sum, ws, x, n)   max |x|, the float sum (overwritten, deterministic)
 //   cast_transpose_T(y8, yt8, amax, ws, x, M, N, scale)  y8[M, N] and yt8[N, M] = e4m3(x * scale), amax
 //   bias_gelu_T(y, x, b, R, C)                     y[r, c] = gelu(x[r, c] + b[c])
+//   pow_T(y, a, e, n)                              y = pow(a, e) (issue 23's catalog op beside torch.compile)
 // `ws` is a zeroed ew::reduction_workspace (ew_cells_workspace_bytes() bytes).
 namespace {
 
@@ -318,6 +319,11 @@ extern "C" __attribute__((visibility("default"))) std::int64_t ew_cells_workspac
     return ew::elementwise(                                                                                  \
         ew::compose(ew::add<T>{}, ew::gelu<T>{}), ew::extents{R, C}, static_cast<T*>(y),                     \
         ew::in(static_cast<const T*>(x), ew::broadcast(static_cast<const T*>(b), ew::extents{1, C})), s);    \
+  }                                                                                                          \
+  EW_CELLS_API ew_cells_pow_##suffix(void* y, const void* a, const void* e, std::int64_t n,                  \
+                                     cudaStream_t s) {                                                       \
+    return ew::elementwise(ew::pow<T>{}, static_cast<std::size_t>(n), static_cast<T*>(y),                    \
+                           ew::in(static_cast<const T*>(a), static_cast<const T*>(e)), s);                   \
   }
 
 EW_CELLS_FUSED(f32, float)
