@@ -105,7 +105,7 @@ TEMPLATE_TEST_CASE("the float forms of 16-bit activations are within 1 ulp of ev
 
 TEST_CASE("the float forms' relative errors stay below their stated bounds", "[math_narrow][host]") {
   // Over every finite f16 and bf16 input whose result is a normal float, with the three kinds of
-  // approximations: gelu and gelu_tanh 2^-15, softplus, log-sigmoid, mish and expm1 2^-17, log and log2
+  // approximations: gelu 2^-13, gelu_tanh 2^-15, softplus, log-sigmoid, mish and expm1 2^-17, log and log2
   // 2^-18 (math_narrow.cuh).
   namespace d = ew::detail;
   struct form {
@@ -115,7 +115,7 @@ TEST_CASE("the float forms' relative errors stay below their stated bounds", "[m
     float (*exact)(float), (*up)(float), (*down)(float);
   };
   const form forms[] = {
-      {"gelu", ref_gelu, 0x1p-15, [](float x) { return d::gelu_narrow(x); },
+      {"gelu", ref_gelu, 0x1p-13, [](float x) { return d::gelu_narrow(x); },
        [](float x) { return d::gelu_narrow(x); }, [](float x) { return d::gelu_narrow(x); }},
       {"softplus", ref_softplus, 0x1p-17, [](float x) { return d::softplus_narrow(x, 1.0f, 20.0f); },
        [](float x) { return d::softplus_narrow<approx_worst<1>>(x, 1.0f, 20.0f); },

@@ -56,30 +56,28 @@ EW_HD float approx_reciprocal(float d) { return approx_mufu::reciprocal(d); }
 EW_HD float approx_exp2(float a) { return approx_mufu::exp2(a); }
 
 /// GELU in float for a result that is rounded to a 16-bit or FP8 type (`ew::gelu<__nv_bfloat16>` and the
-/// others, and their form in `ew::compose`): relative error below 2^-15 (1.7e-5 at most, near x = -13,
-/// where `z`'s rounding is multiplied by 2 z^2) down to results of 2^-126. Rounded to a 16-bit type that
-/// is the same 1-ulp bound as `gelu`'s (the float error is under a sixth of a ulp of f16's and a fiftieth of
-/// bf16's), in about 25 instructions: `erfc(z)` is `t exp(-z^2 + P(t))` with `t = 1 / (1 + z / 2)` and P of
-/// degree 9 (Numerical Recipes' `erfcc`, fractional error below 1.2e-7), one approximate reciprocal and
-/// one `exp2` in place of `erfcf` and its correction. `exp2`'s argument is raised by 64 and the product
-/// scaled back last, so that a result in float's subnormal range is rounded once rather than flushed.
-/// `gelu(+inf) = +inf`, `gelu(-inf)` and `gelu(-0)` are -0, NaN stays NaN.
+/// others, and their form in `ew::compose`): relative error below 2^-13 (8e-5 at most) down to results of
+/// 2^-126. Rounded to a 16-bit type that is the same 1-ulp bound as `gelu`'s (the float error is under a
+/// fifth of a ulp of f16's and a fortieth of bf16's), in about 20 instructions: `erfc(z)`, `z = |x| / sqrt
+/// 2`, is `t exp(-z^2 + P(t))` with `t = 1 / (1 + z / 2)` (the form of Numerical Recipes' `erfcc`, whose
+/// P of degree 9 holds 1.2e-7) and P of degree 5, a Chebyshev fit of `log(erfc(z) / t) + z^2` over t in
+/// [0, 1] (mpmath's `chebyfit`; largest error 7.6e-5, 7.8e-5 with the coefficients rounded to float), its
+/// coefficients scaled by log2(e) so that one `exp2` takes `P - z^2 log2(e)` directly; one approximate
+/// reciprocal and one `exp2` in place of `erfcf` and its correction. `exp2`'s argument is raised by 64
+/// (in P's constant) and the product scaled back last, so that a result in float's subnormal range is
+/// rounded once rather than flushed. `gelu(+inf) = +inf`, `gelu(-inf)` and `gelu(-0)` are -0, NaN stays
+/// NaN.
 EW_HD float gelu_narrow(float x) {
   const float ax = cuda::std::fabs(x);
-  const float z = ax * 0.70710678118654752f;                                   // |x| / sqrt 2
   const float t = approx_reciprocal(mul_add(ax, 0.35355339059327376f, 1.0f));  // 1 / (1 + z / 2)
-  float p = 0.17087277f;
-  p = mul_add(p, t, -0.82215223f);
-  p = mul_add(p, t, 1.48851587f);
-  p = mul_add(p, t, -1.13520398f);
-  p = mul_add(p, t, 0.27886807f);
-  p = mul_add(p, t, -0.18628806f);
-  p = mul_add(p, t, 0.09678418f);
-  p = mul_add(p, t, 0.37409196f);
-  p = mul_add(p, t, 1.00002368f);
-  p = mul_add(p, t, -1.26551223f);
-  const float a = mul_add(-z, z, p);                                         // log(erfc(z) / t)
-  const float h = t * approx_exp2(mul_add(a, 1.44269504088896341f, 64.0f));  // erfc(z) 2^64 = Phi(-|x|) 2^65
+  float p = 0.285948575f;
+  p = mul_add(p, t, -0.889374495f);
+  p = mul_add(p, t, 0.533039272f);
+  p = mul_add(p, t, 0.445481628f);
+  p = mul_add(p, t, 1.45076311f);
+  p = mul_add(p, t, 62.1741409f);  // (log(erfc(z) / t) + z^2) log2(e) + 64
+  // log2(erfc(z) 2^64 / t) = P - z^2 log2(e), z^2 log2(e) = |x| (|x| log2(e) / 2)
+  const float h = t * approx_exp2(mul_add(-ax, ax * 0.721347511f, p));  // erfc(z) 2^64 = Phi(-|x|) 2^65
   if (x >= 0.0f) return x * mul_add(-h, 0x1p-65f, 1.0f);  // x Phi(x) = x (1 - Phi(-x)); -0 stays -0
   return h == 0.0f ? -0.0f : (x * h) * 0x1p-65f;          // x Phi(x); -inf gives -0
 }
