@@ -285,6 +285,10 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
 
 #define EW_VARIANT_API extern "C" __attribute__((visibility("default"))) int
 
+// EW_CELLS_VARIANTS_BIAS_GELU_ONLY (target ew_bias_gelu_variants): probe 22's functions alone, a library
+// that builds in a minute where the whole of this file takes several.
+#ifndef EW_CELLS_VARIANTS_BIAS_GELU_ONLY
+
 #define EW_VARIANTS_1D(suffix, T, v, P)                                                                     \
   EW_VARIANT_API ew_cells_relu_##suffix##__##v(void* y, const void* x, std::int64_t n, cudaStream_t s) {    \
     return unary<P<T, 1>, T>(ew::relu<T>{}, y, x, n, s);                                                    \
@@ -428,6 +432,21 @@ EW_VARIANTS_ADD_ND(u8, std::uint8_t, wrapall)
 EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, nopad)
 EW_VARIANTS_RELU_ND(f32, float, nopad)
 EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, nopad)
+// Two vectors a thread for the pitched and split forms (probe 16).
+EW_VARIANTS_RELU_ND(f32, float, vr128u2)
+EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, vr128u2)
+EW_VARIANTS_RELU_ND(f32, float, vr256u2)
+EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, vr256u2)
+EW_VARIANTS_ADD_ND(f32, float, vr128u2)
+EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, vr128u2)
+EW_VARIANTS_ADD_ND(u8, std::uint8_t, vr128u2)
+EW_VARIANTS_TRANSPOSE(f64, double, w64x128)
+EW_VARIANTS_TRANSPOSE(f64, double, w32x128)
+EW_VARIANTS_TRANSPOSE(f64, double, w32x32)
+EW_VARIANTS_TRANSPOSE(f64, double, w64x256)
+EW_VARIANTS_TRANSPOSE(f64, double, w32l8)
+#endif  // EW_CELLS_VARIANTS_BIAS_GELU_ONLY
+
 // Probe 22: torch_fused_cells.py's bias + GELU over [8192, 8192] (--variant-lib) under the vector-row
 // kernel's other shapes and the row kernel.
 #define EW_VARIANTS_BIAS_GELU(v)                                                                     \
@@ -444,19 +463,6 @@ EW_VARIANTS_BIAS_GELU(vr256u2)
 EW_VARIANTS_BIAS_GELU(vr256)
 EW_VARIANTS_BIAS_GELU(novrow)
 EW_VARIANTS_BIAS_GELU(rowu4)
-// Two vectors a thread for the pitched and split forms (probe 16).
-EW_VARIANTS_RELU_ND(f32, float, vr128u2)
-EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, vr128u2)
-EW_VARIANTS_RELU_ND(f32, float, vr256u2)
-EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, vr256u2)
-EW_VARIANTS_ADD_ND(f32, float, vr128u2)
-EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, vr128u2)
-EW_VARIANTS_ADD_ND(u8, std::uint8_t, vr128u2)
-EW_VARIANTS_TRANSPOSE(f64, double, w64x128)
-EW_VARIANTS_TRANSPOSE(f64, double, w32x128)
-EW_VARIANTS_TRANSPOSE(f64, double, w32x32)
-EW_VARIANTS_TRANSPOSE(f64, double, w64x256)
-EW_VARIANTS_TRANSPOSE(f64, double, w32l8)
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).
 extern "C" __attribute__((visibility("default"))) const char* ew_cells_last_error() {

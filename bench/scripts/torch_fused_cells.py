@@ -5,7 +5,7 @@ ew, the last through libew_cells.so (bench/torch_cells/ew_cells.cu) called with 
 
     python3 bench/scripts/torch_fused_cells.py --lib build-gpu/bench/libew_cells.so --out fused.json
         --md fused.md [--quick] [--filter REGEX] [--samples 15] [--compile-mode MODE] [--commit SHA]
-        [--variant-lib build-gpu/bench/libew_cells_variants.so --variants vr128u2,novrow]
+        [--variant-lib build-gpu/bench/libew_bias_gelu_variants.so --variants vr128u2,novrow]
 
 Cells (f32 and bf16 x; GB/s counts each input read once and each output written once):
   quant_amax/T/n       y8 = e4m3(x * s) and amax = max |x|: eager's two kernels (x.abs().amax(), the cast),
@@ -21,7 +21,8 @@ Cells (f32 and bf16 x; GB/s counts each input read once and each output written 
                        of the copy's GB/s, each counted on its own bytes).
   bias_gelu/T/RxC      y = gelu(x + b), b over the columns (issue 23: bf16 [8192, 8192]); beside ew's relu.
                        With --variant-lib, also each --variants V that the library has
-                       (ew_cells_bias_gelu_T__V: bench/probes/cells_variants.cu) as `ew.V`, checked alike.
+                       (ew_cells_bias_gelu_T__V: bench/probes/cells_variants.cu, target ew_bias_gelu_variants)
+                       as `ew.V`, checked alike.
   pow/T/n              y = pow(a, e), a = |x| and e as x (both |.| in [1/16, 4)): torch.pow, ew::pow (issue
                        23's catalog cell beside torch.compile's); beside ew's 1-D relu over x (the bar: 0.97 of
                        it, or torch.compile's speed). n = 2^26.
