@@ -172,6 +172,17 @@ EW_HD float elu_narrow(float x, float alpha) {
   return x > 0.0f ? x : alpha * expm1_narrow<A>(x);
 }
 
+/// `log(x)` (`Natural`) or `log2(x)` from `l2`, the caller's `log2(x)` (one `lg2`), or, for `|x - 1| <
+/// 2^-4`, from the series `f log1p_series(f)` of `f = x - 1` (exact there): `log_narrow_base`'s core, which
+/// `pow_narrow`'s common case shares so that both give the same bits.
+template <bool Natural>
+EW_HD float log_series_or(float x, float l2) {
+  const float f = x - 1.0f;
+  const float l = f * log1p_series(f);  // log(x), for |f| < 2^-4
+  const bool near_one = cuda::std::fabs(f) < 0x1p-4f;
+  return Natural ? (near_one ? l : l2 * 0.693147180559945309f) : (near_one ? l * 1.44269504088896341f : l2);
+}
+
 /// `log(x)` (`Natural`) or `log2(x)` for a result rounded to a 16-bit or FP8 type: for `|x - 1| < 2^-4` the
 /// series `f log1p_series(f)` of `f = x - 1` (exact), else one `lg2` (absolute error 2^-22 over a result of
 /// at least `log2(1.0625)`, 0.087: below 2^-18 of it; a subnormal `x` scaled by 2^32 first, as `.ftz` would
@@ -182,11 +193,7 @@ EW_HD float log_narrow_base(float x) {
   // branch anyway.
   const bool tiny = x < 0x1p-126f;
   const float l2 = A::log2(tiny ? x * 0x1p32f : x) - (tiny ? 32.0f : 0.0f);  // log2(x)
-  const float f = x - 1.0f;
-  const float l = f * log1p_series(f);  // log(x), for |f| < 2^-4
-  const bool near_one = cuda::std::fabs(f) < 0x1p-4f;
-  const float r =
-      Natural ? (near_one ? l : l2 * 0.693147180559945309f) : (near_one ? l * 1.44269504088896341f : l2);
+  const float r = log_series_or<Natural>(x, l2);
   if (x > 0.0f && x <= cuda::std::numeric_limits<float>::max()) return r;
   return x == 0.0f ? -cuda::std::numeric_limits<float>::infinity()
                    : (x > 0.0f ? x : cuda::std::numeric_limits<float>::quiet_NaN());
@@ -251,15 +258,13 @@ EW_HD float pow_narrow_general(float a, float b) {
 /// `pow_narrow_general`'s value, its common case first: a positive normal `a`, a finite `b` and a result
 /// from 2^-64 up other than 1 (`t = b log2 a` nonzero: `a == 1` and `b == 0` give exactly 1 in the general
 /// form, whatever `ex2` does with 0) need neither the special values nor the sign, nor `log2_narrow`'s
-/// tiny-input and special-value selects, nor the subnormal scaling, and the same operations give the same
-/// bits; everything else takes the general form. A warp whose elements
-/// are all common runs about half the instructions: bf16 pow was bound by them (0.957 of relu on an H100,
+/// tiny-input and special-value selects, nor the subnormal scaling, and the same operations
+/// (`log_series_or`) give the same bits; everything else takes the general form. A warp whose elements are
+/// all common runs about half the instructions: bf16 pow was bound by them (0.957 of relu on an H100,
 /// 2026-12-05, docs/PERFORMANCE.md change 52).
 template <class A = approx_mufu>
 EW_HD float pow_narrow(float a, float b) {
-  const float f = a - 1.0f;
-  const float l = cuda::std::fabs(f) < 0x1p-4f ? f * log1p_series(f) * 1.44269504088896341f : A::log2(a);
-  const float t = b * l;
+  const float t = b * log_series_or<false>(a, A::log2(a));
   if (a >= 0x1p-126f && a <= cuda::std::numeric_limits<float>::max() &&
       cuda::std::fabs(b) <= cuda::std::numeric_limits<float>::max() && t >= -64.0f && t != 0.0f) {
     return A::exp2(t);
