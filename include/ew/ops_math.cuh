@@ -18,6 +18,7 @@
 #include "compose.cuh"
 #include "ops.cuh"
 #include "detail/math.cuh"
+#include "detail/math_float.cuh"
 #include "detail/math_narrow.cuh"
 #include "functor.cuh"
 
@@ -323,6 +324,8 @@ struct geglu {
   EW_HD T operator()(T a, T b) const {
     if constexpr (is_narrow_float_v<T>) {
       return down<T>(detail::gelu_narrow(up(a)) * up(b));
+    } else if constexpr (cuda::std::is_same_v<T, float>) {
+      return detail::gelu_float(a) * b;
     } else {
       return detail::gelu(a) * b;
     }
