@@ -464,6 +464,19 @@ EW_VARIANTS_BIAS_GELU(vr256)
 EW_VARIANTS_BIAS_GELU(novrow)
 EW_VARIANTS_BIAS_GELU(rowu4)
 
+/// Change 54's before, beside it in the same run: `ew::gelu<float>` as it was (CUDA's `erfcf` with the
+/// argument's correction, `detail::gelu`), under ew's default policy (f32 only: bf16's GELU is unchanged).
+struct gelu_erfc_f32 {
+  EW_HD float operator()(float x) const { return ew::detail::gelu(x); }
+};
+EW_VARIANT_API ew_cells_bias_gelu_f32__erfc(void* y, const void* x, const void* b, std::int64_t R,
+                                            std::int64_t C, cudaStream_t s) {
+  return ew::elementwise(
+      ew::compose(ew::add<float>{}, gelu_erfc_f32{}), ew::extents{R, C}, static_cast<float*>(y),
+      ew::in(static_cast<const float*>(x), ew::broadcast(static_cast<const float*>(b), ew::extents{1, C})),
+      s);
+}
+
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).
 extern "C" __attribute__((visibility("default"))) const char* ew_cells_last_error() {
   return ew::last_error_message();
