@@ -162,11 +162,18 @@ struct leaky_relu {
   EW_HD T operator()(T x) const { return up(x) > compute_t<T>(0) ? x : down<T>(up(x) * slope); }
 };
 
-/// `1 / (1 + exp(-x))` (`torch.sigmoid`), accurate in both tails.
+/// `1 / (1 + exp(-x))` (`torch.sigmoid`), accurate in both tails. For 16-bit and FP8 `T` computed in float
+/// to the accuracy the result holds (`detail::sigmoid_narrow`).
 template <class T>
 struct sigmoid {
   EW_DETAIL_FLOATING_ONLY(T, "sigmoid");
-  EW_HD T operator()(T x) const { return down<T>(detail::sigmoid(up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::sigmoid_narrow(up(x)));
+    } else {
+      return down<T>(detail::sigmoid(up(x)));
+    }
+  }
 };
 
 /// `tanh(x)` (`torch.tanh`).
@@ -176,11 +183,18 @@ struct tanh {
   EW_HD T operator()(T x) const { return down<T>(cuda::std::tanh(up(x))); }
 };
 
-/// `x * sigmoid(x)` (`torch.nn.SiLU`, swish; Elfwing et al. 2017); `silu(-inf) == -0`.
+/// `x * sigmoid(x)` (`torch.nn.SiLU`, swish; Elfwing et al. 2017); `silu(-inf) == -0`. For 16-bit and FP8
+/// `T` computed in float to the accuracy the result holds (`detail::x_sigmoid_narrow`).
 template <class T>
 struct silu {
   EW_DETAIL_FLOATING_ONLY(T, "silu");
-  EW_HD T operator()(T x) const { return down<T>(detail::x_sigmoid(up(x), up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::x_sigmoid_narrow(up(x), up(x)));
+    } else {
+      return down<T>(detail::x_sigmoid(up(x), up(x)));
+    }
+  }
 };
 
 /// `0.5 x (1 + erf(x / sqrt 2))` (exact GELU, `torch.nn.GELU()`; Hendrycks and Gimpel 2016);
@@ -328,9 +342,9 @@ EW_DETAIL_COMPUTE_FORM(max)
 EW_DETAIL_COMPUTE_FORM(clamp, up(s.lo), up(s.hi))
 EW_DETAIL_COMPUTE_FORM(relu)
 EW_DETAIL_COMPUTE_FORM(leaky_relu, s.slope)
-EW_DETAIL_COMPUTE_FORM(sigmoid)
+EW_DETAIL_NARROW_FORM(sigmoid, sigmoid_narrow_form)
 EW_DETAIL_COMPUTE_FORM(tanh)
-EW_DETAIL_COMPUTE_FORM(silu)
+EW_DETAIL_NARROW_FORM(silu, silu_narrow_form)
 EW_DETAIL_NARROW_FORM(gelu, gelu_narrow_form)
 EW_DETAIL_NARROW_FORM(gelu_tanh, gelu_tanh_narrow_form)
 EW_DETAIL_COMPUTE_FORM(hardswish)

@@ -84,6 +84,8 @@ void check_forms(const char* approx) {
       {&spec_log, [](float x) { return d::log_narrow<A>(x); }},
       {&spec_log2, [](float x) { return d::log2_narrow<A>(x); }},
       {&spec_gelu_tanh, [](float x) { return d::gelu_tanh_narrow<A>(x); }},
+      {&spec_sigmoid, [](float x) { return d::sigmoid_narrow<A>(x); }},
+      {&spec_silu, [](float x) { return d::x_sigmoid_narrow<A>(x, x); }},
   };
   for (const form& fm : forms) {
     std::string first;
@@ -138,6 +140,13 @@ TEST_CASE("the float forms' relative errors stay below their stated bounds", "[m
       {"gelu_tanh", ref_gelu_tanh, 0x1p-15, [](float x) { return d::gelu_tanh_narrow(x); },
        [](float x) { return d::gelu_tanh_narrow<approx_worst<1>>(x); },
        [](float x) { return d::gelu_tanh_narrow<approx_worst<-1>>(x); }},
+      // 2^-17 plus |v| 2^-24, |v| below 88 where the result is a normal float: 2^-16.
+      {"sigmoid", ref_sigmoid, 0x1p-16, [](float x) { return d::sigmoid_narrow(x); },
+       [](float x) { return d::sigmoid_narrow<approx_worst<1>>(x); },
+       [](float x) { return d::sigmoid_narrow<approx_worst<-1>>(x); }},
+      {"silu", ref_silu, 0x1p-16, [](float x) { return d::x_sigmoid_narrow(x, x); },
+       [](float x) { return d::x_sigmoid_narrow<approx_worst<1>>(x, x); },
+       [](float x) { return d::x_sigmoid_narrow<approx_worst<-1>>(x, x); }},
   };
   for (const form& fm : forms) {
     double worst = 0, at = 0;
@@ -183,6 +192,8 @@ TEMPLATE_TEST_CASE("the activations and functions of 16-bit types take the float
     differ += !same_value(ew::log<T>{}(x), ew::down<T>(d::log_narrow(c)));
     differ += !same_value(ew::log2<T>{}(x), ew::down<T>(d::log2_narrow(c)));
     differ += !same_value(ew::gelu_tanh<T>{}(x), ew::down<T>(d::gelu_tanh_narrow(c)));
+    differ += !same_value(ew::sigmoid<T>{}(x), ew::down<T>(d::sigmoid_narrow(c)));
+    differ += !same_value(ew::silu<T>{}(x), ew::down<T>(d::x_sigmoid_narrow(c, c)));
   }
   CHECK(differ == 0);
   // The limits and the thresholds: softplus is x above its threshold, bit for bit, and 0 at -inf;
@@ -213,6 +224,13 @@ TEMPLATE_TEST_CASE("the activations and functions of 16-bit types take the float
   CHECK(same_value(ew::gelu_tanh<T>{}(-inf), T(-0.0f)));
   CHECK(same_value(ew::gelu_tanh<T>{}(T(-0.0f)), T(-0.0f)));
   CHECK(same_value(ew::gelu_tanh<T>{}(inf), inf));
+  // sigmoid: +0 at -inf and far below (never -0), 1 at +inf; silu: -0 at -inf and -0, +inf at +inf.
+  CHECK(same_value(ew::sigmoid<T>{}(-inf), T(0.0f)));
+  CHECK(same_value(ew::sigmoid<T>{}(T(-200.0f)), T(0.0f)));
+  CHECK(same_value(ew::sigmoid<T>{}(inf), T(1.0f)));
+  CHECK(same_value(ew::silu<T>{}(-inf), T(-0.0f)));
+  CHECK(same_value(ew::silu<T>{}(T(-0.0f)), T(-0.0f)));
+  CHECK(same_value(ew::silu<T>{}(inf), inf));
 }
 
 TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute their float forms",
