@@ -36,6 +36,12 @@ OPS = {
 Impl = collections.namedtuple("Impl", "fn")
 
 
+def make_fn(fn):
+    def f(y, *v):
+        return y.copy_(fn(*v))
+    return f
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ops", default=",".join(OPS))
@@ -72,7 +78,10 @@ def main():
             ins = ([x.abs()] if pos else [x]) + ([e] if arity == 2 else [])
             nbytes = (len(ins) + 1) * a.n * x.element_size()
             y_e, y_c = torch.empty_like(x), torch.empty_like(x)
-            compiled = torch.compile(lambda y, *v: y.copy_(fn(*v)), dynamic=False)
+            # A fresh function and a reset for each op and type: one lambda's code object compiled again and
+            # again would meet dynamo's recompile limit and fall back to eager unannounced.
+            torch._dynamo.reset()
+            compiled = torch.compile(make_fn(fn), dynamic=False)
             compiled(y_c, *ins)
             want = fn(*[v.double() for v in ins]).to(dt)
             tol = 4 * (2.0 ** -7 if t == "bf16" else 2.0 ** -20)
