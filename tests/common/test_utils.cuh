@@ -365,4 +365,20 @@ inline bool has_gpu() {
   return cudaGetDeviceCount(&count) == cudaSuccess && count > 0;
 }
 
+/// The float whose bits are `bits`, on the host and the device.
+__host__ __device__ inline float float_with_bits(std::uint32_t bits) {
+  float x;
+  memcpy(&x, &bits, sizeof x);
+  return x;
+}
+
+/// The float whose bits are `base + i`: every float pattern from the index operand (`ew::index()`), for the
+/// tests that run all 2^32 floats on the GPU.
+struct float_from_bits {
+  std::uint32_t base;
+  __host__ __device__ float operator()(std::int64_t i) const {
+    return float_with_bits(base + static_cast<std::uint32_t>(i));
+  }
+};
+
 }  // namespace ew_test

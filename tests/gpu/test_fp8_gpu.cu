@@ -113,17 +113,6 @@ struct times_one {
   EW_HD float operator()(float x) const { return x * 1.0f; }
 };
 
-/// The float whose bits are `base + i`: every float pattern, from the index operand.
-struct float_from_bits {
-  std::uint32_t base;
-  EW_HD float operator()(std::int64_t i) const {
-    const std::uint32_t u = base + static_cast<std::uint32_t>(i);
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-  }
-};
-
 /// Counts the elements of `got` that differ from cuda_fp8.h's own device conversion of the float with bits
 /// `base + i` (NaN codes of either sign match), and keeps the smallest such i in `first`.
 template <class T, ew::saturation S>
@@ -134,9 +123,7 @@ __global__ void count_fp8_mismatches(std::uint32_t base, std::size_t n, const T*
   unsigned long long bad = 0;
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
-    const std::uint32_t u = base + static_cast<std::uint32_t>(i);
-    float x;
-    memcpy(&x, &u, sizeof x);
+    const float x = float_with_bits(base + static_cast<std::uint32_t>(i));
     const unsigned want = __nv_cvt_float_to_fp8(x, sat, kind), g = got[i].__x;
     const bool nan_want = kind == __NV_E4M3 ? (want & 0x7fu) == 0x7fu : (want & 0x7fu) > 0x7cu;
     const bool nan_got = kind == __NV_E4M3 ? (g & 0x7fu) == 0x7fu : (g & 0x7fu) > 0x7cu;
@@ -176,8 +163,7 @@ void check_every_float() {
     EW_REQUIRE_CUDA(cudaMemcpy(got, counters, sizeof got, cudaMemcpyDeviceToHost));
     if (got[0] != 0 && total == 0) {
       const std::uint32_t u = static_cast<std::uint32_t>(base + got[1]);
-      float x;
-      std::memcpy(&x, &u, sizeof x);
+      const float x = float_with_bits(u);
       std::ostringstream m;
       m << "float bits 0x" << std::hex << u << std::dec << " (" << x << ")";
       first_mismatch = m.str();

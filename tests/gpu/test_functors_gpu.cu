@@ -367,17 +367,6 @@ TEST_CASE("cast on the GPU: bf16 in, f32 out, and back", "[functors]") {
 
 namespace {
 
-/// The float whose bits are `base + i`: every float pattern, from the index operand.
-struct float_of_bits {
-  std::uint32_t base;
-  EW_HD float operator()(std::int64_t i) const {
-    const std::uint32_t u = base + static_cast<std::uint32_t>(i);
-    float x;
-    memcpy(&x, &u, sizeof x);
-    return x;
-  }
-};
-
 /// Over `got[i] = gelu(float with bits base + i)`: the count of results farther than `bound` ulp of float
 /// from `0.5 x erfc(-x / sqrt 2)` in double (CUDA's double erfc: an independent reference, good to about
 /// 1e-14 here), and in `worst` the largest distance in thousandths of an ulp (high 32 bits) with its
@@ -389,9 +378,7 @@ __global__ void gelu_ulp_errors(std::uint32_t base, std::size_t n, const float* 
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < n; i += stride) {
     const std::uint32_t u = base + static_cast<std::uint32_t>(i);
-    float x;
-    memcpy(&x, &u, sizeof x);
-    const double xd = x;
+    const double xd = float_with_bits(u);
     // At -inf the formula gives -inf * 0, NaN: the limit is -0.
     const double want = isinf(xd) && xd < 0.0 ? -0.0 : 0.5 * xd * erfc(-xd * 0.70710678118654752440);
     const float g = got[i];
@@ -427,7 +414,7 @@ TEST_CASE("gelu<float> on the GPU: every float within 10 ulp of a double referen
   const unsigned long long init[2] = {0, 0};
   EW_REQUIRE_CUDA(cudaMemcpy(counters, init, sizeof init, cudaMemcpyHostToDevice));
   for (std::uint64_t base = 0; base < (std::uint64_t{1} << 32); base += chunk) {
-    const auto op = ew::compose(float_of_bits{static_cast<std::uint32_t>(base)}, ew::gelu<float>{});
+    const auto op = ew::compose(float_from_bits{static_cast<std::uint32_t>(base)}, ew::gelu<float>{});
     EW_REQUIRE_CUDA(ew::elementwise(op, chunk, y.data(), ew::index()));
     gelu_ulp_errors<<<2048, 256>>>(static_cast<std::uint32_t>(base), chunk, y.data(),
                                    static_cast<double>(spec_gelu.ulps_f32), counters, counters + 1);
@@ -439,8 +426,7 @@ TEST_CASE("gelu<float> on the GPU: every float within 10 ulp of a double referen
   REQUIRE(y.guards_intact());
   const std::uint32_t wb = static_cast<std::uint32_t>(got[1] & 0xffffffffu);
   const double worst_ulps = static_cast<double>(got[1] >> 32) / 1000.0;
-  float wx;
-  std::memcpy(&wx, &wb, sizeof wx);
+  const float wx = float_with_bits(wb);
   // The measurement itself, for the notes (docs/PERFORMANCE.md cites it).
   std::printf("gelu<float>, every float on the GPU: %llu beyond %llu ulp; worst %.3f ulp (at x = %.9g)\n",
               got[0], static_cast<unsigned long long>(spec_gelu.ulps_f32), worst_ulps,
