@@ -229,9 +229,7 @@ EW_HD float x_sigmoid_narrow(float x, float v) {
 /// silu at 0.848 of relu's bandwidth on the H200 (2026-12-06, docs/PERFORMANCE.md change 55).
 template <class A = approx_mufu>
 EW_HD float sigmoid_narrow(float v) {
-  const float h = exp_neg_abs_scaled<A>(v);                   // e^-|v| 2^64
-  const float r = A::reciprocal(mul_add(h, 0x1p-64f, 1.0f));  // 1 / (1 + e^-|v|)
-  return v >= 0.0f ? r : (h * r) * 0x1p-64f;
+  return cuda::std::fabs(x_sigmoid_narrow<A>(1.0f, v));  // x_sigmoid_narrow's -0 far below is +0 here
 }
 
 /// GELU's tanh form, `x sigmoid(2 u)` with `u = sqrt(2 / pi) (x + 0.044715 x^3)` formed as the float
