@@ -100,11 +100,18 @@ struct log2 {
   }
 };
 
-/// `log(1 + x)` (`torch.log1p`), accurate near 0.
+/// `log(1 + x)` (`torch.log1p`), accurate near 0. For 16-bit and FP8 `T` computed in float to the accuracy
+/// the result holds (`detail::log1p_narrow`).
 template <class T>
 struct log1p {
   EW_DETAIL_FLOATING_ONLY(T, "log1p");
-  EW_HD T operator()(T x) const { return down<T>(cuda::std::log1p(up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::log1p_narrow(up(x)));
+    } else {
+      return down<T>(cuda::std::log1p(up(x)));
+    }
+  }
 };
 
 /// `e^x - 1` (`torch.expm1`), accurate near 0. For 16-bit and FP8 `T` computed in float to the accuracy
@@ -265,7 +272,7 @@ struct selu {
 
 /// `x tanh(softplus(x))` (`torch.nn.Mish`; Misra 2019), softplus with PyTorch's threshold 20; `mish(-inf)
 /// == -0`. For 16-bit and FP8 `T` computed in float to the accuracy the result holds
-/// (`detail::mish_narrow`).
+/// (`detail::mish_narrow`); for float from one `expf` and one division (`detail::mish_float`).
 template <class T>
 struct mish {
   EW_DETAIL_FLOATING_ONLY(T, "mish");
@@ -274,6 +281,8 @@ struct mish {
     const C c = up(x);
     if constexpr (is_narrow_float_v<T>) {
       return down<T>(detail::mish_narrow(c));
+    } else if constexpr (cuda::std::is_same_v<T, float>) {
+      return detail::mish_float(c);
     } else {
       // At -inf the limit, -0 (the formula gives -inf * 0).
       return down<T>(c < -cuda::std::numeric_limits<C>::max()
@@ -342,7 +351,7 @@ EW_DETAIL_COMPUTE_FORM(reciprocal)
 EW_DETAIL_COMPUTE_FORM(square)
 EW_DETAIL_COMPUTE_FORM(exp2)
 EW_DETAIL_NARROW_FORM(log2, log2_narrow_form)
-EW_DETAIL_COMPUTE_FORM(log1p)
+EW_DETAIL_NARROW_FORM(log1p, log1p_narrow_form)
 EW_DETAIL_NARROW_FORM(expm1, expm1_narrow_form)
 EW_DETAIL_COMPUTE_FORM(sin)
 EW_DETAIL_COMPUTE_FORM(cos)

@@ -1,9 +1,9 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
 // The float forms for 16-bit results (detail/math_narrow.cuh: gelu, softplus, log-sigmoid, mish, expm1,
-// elu, selu, log, log2, gelu_tanh) on the host (ctest host.math_narrow), over every value of __half and
-// __nv_bfloat16, against the long double references of tests/common/functor_reference.cuh and each op's
-// 1-ulp bound for the 16-bit types:
+// elu, selu, log, log2, log1p, gelu_tanh, sigmoid, silu) on the host (ctest host.math_narrow), over every
+// value of __half and __nv_bfloat16, against the long double references of
+// tests/common/functor_reference.cuh and each op's 1-ulp bound for the 16-bit types:
 // - with the host's stand-ins for the GPU's approximate instructions (the C++ functions), as the ops run;
 // - with the instructions at their documented worst error, each way: `ex2.approx` 2 ulp (2^-22 relative)
 //   and results below 2^-126 flushed, `lg2.approx` 2^-22 absolute, `rcp.approx` 2^-23 relative; so the
@@ -83,6 +83,7 @@ void check_forms(const char* approx) {
       {&spec_selu, [](float x) { return d::selu_scale * d::elu_narrow<A>(x, d::selu_alpha); }},
       {&spec_log, [](float x) { return d::log_narrow<A>(x); }},
       {&spec_log2, [](float x) { return d::log2_narrow<A>(x); }},
+      {&spec_log1p, [](float x) { return d::log1p_narrow<A>(x); }},
       {&spec_gelu_tanh, [](float x) { return d::gelu_tanh_narrow<A>(x); }},
       {&spec_sigmoid, [](float x) { return d::sigmoid_narrow<A>(x); }},
       {&spec_silu, [](float x) { return d::x_sigmoid_narrow<A>(x, x); }},
@@ -107,8 +108,8 @@ TEMPLATE_TEST_CASE("the float forms of 16-bit activations are within 1 ulp of ev
 
 TEST_CASE("the float forms' relative errors stay below their stated bounds", "[math_narrow][host]") {
   // Over every finite f16 and bf16 input whose result is a normal float, with the three kinds of
-  // approximations: gelu 2^-13, gelu_tanh 2^-15, softplus, log-sigmoid, mish and expm1 2^-17, log and log2
-  // 2^-18 (math_narrow.cuh).
+  // approximations: gelu 2^-13, gelu_tanh 2^-15, sigmoid and silu 2^-16, softplus, log-sigmoid, mish and
+  // expm1 2^-17, log, log2 and log1p 2^-18 (math_narrow.cuh).
   namespace d = ew::detail;
   struct form {
     const char* name;
@@ -137,6 +138,9 @@ TEST_CASE("the float forms' relative errors stay below their stated bounds", "[m
       {"log2", ref_log2, 0x1p-18, [](float x) { return d::log2_narrow(x); },
        [](float x) { return d::log2_narrow<approx_worst<1>>(x); },
        [](float x) { return d::log2_narrow<approx_worst<-1>>(x); }},
+      {"log1p", ref_log1p, 0x1p-18, [](float x) { return d::log1p_narrow(x); },
+       [](float x) { return d::log1p_narrow<approx_worst<1>>(x); },
+       [](float x) { return d::log1p_narrow<approx_worst<-1>>(x); }},
       {"gelu_tanh", ref_gelu_tanh, 0x1p-15, [](float x) { return d::gelu_tanh_narrow(x); },
        [](float x) { return d::gelu_tanh_narrow<approx_worst<1>>(x); },
        [](float x) { return d::gelu_tanh_narrow<approx_worst<-1>>(x); }},
@@ -191,6 +195,7 @@ TEMPLATE_TEST_CASE("the activations and functions of 16-bit types take the float
     differ += !same_value(ew::selu<T>{}(x), ew::down<T>(d::selu_scale * d::elu_narrow(c, d::selu_alpha)));
     differ += !same_value(ew::log<T>{}(x), ew::down<T>(d::log_narrow(c)));
     differ += !same_value(ew::log2<T>{}(x), ew::down<T>(d::log2_narrow(c)));
+    differ += !same_value(ew::log1p<T>{}(x), ew::down<T>(d::log1p_narrow(c)));
     differ += !same_value(ew::gelu_tanh<T>{}(x), ew::down<T>(d::gelu_tanh_narrow(c)));
     differ += !same_value(ew::sigmoid<T>{}(x), ew::down<T>(d::sigmoid_narrow(c)));
     differ += !same_value(ew::silu<T>{}(x), ew::down<T>(d::x_sigmoid_narrow(c, c)));
@@ -221,6 +226,11 @@ TEMPLATE_TEST_CASE("the activations and functions of 16-bit types take the float
   CHECK(std::isnan(ew::up(ew::log2<T>{}(-inf))));
   CHECK(same_value(ew::log<T>{}(inf), inf));
   CHECK(same_value(ew::log2<T>{}(T(1.0f)), T(0.0f)));
+  // log1p: -inf at -1, NaN below it, +inf at +inf, -0 at -0.
+  CHECK(same_value(ew::log1p<T>{}(T(-1.0f)), -inf));
+  CHECK(std::isnan(ew::up(ew::log1p<T>{}(T(-2.0f)))));
+  CHECK(same_value(ew::log1p<T>{}(inf), inf));
+  CHECK(same_value(ew::log1p<T>{}(T(-0.0f)), T(-0.0f)));
   CHECK(same_value(ew::gelu_tanh<T>{}(-inf), T(-0.0f)));
   CHECK(same_value(ew::gelu_tanh<T>{}(T(-0.0f)), T(-0.0f)));
   CHECK(same_value(ew::gelu_tanh<T>{}(inf), inf));
@@ -246,6 +256,7 @@ TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute the
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::softplus<T>>::type, d::softplus_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::log<T>>::type, d::log_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::log2<T>>::type, d::log2_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::log1p<T>>::type, d::log1p_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::expm1<T>>::type, d::expm1_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::elu<T>>::type, d::elu_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::selu<T>>::type, d::selu_narrow_form>);
@@ -264,6 +275,7 @@ TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute the
                           once(d::softplus_narrow(c, 2.0f, 10.0f)));
     differ += !same_value(ew::compose(sb, ew::log<T>{})(x), once(d::log_narrow(c)));
     differ += !same_value(ew::compose(sb, ew::log2<T>{})(x), once(d::log2_narrow(c)));
+    differ += !same_value(ew::compose(sb, ew::log1p<T>{})(x), once(d::log1p_narrow(c)));
     differ += !same_value(ew::compose(sb, ew::expm1<T>{})(x), once(d::expm1_narrow(c)));
     differ += !same_value(ew::compose(sb, ew::elu<T>{0.5f})(x), once(d::elu_narrow(c, 0.5f)));
     differ +=

@@ -3,14 +3,16 @@
 
 /// @file
 /// Float forms of its own for ops whose float library form costs more instructions than the memory
-/// allows: `gelu_float`, GELU of a float without `erfcf`. An f32 bias + GELU ran at 0.91 of torch.compile on
-/// an H100, issuing 76 instructions an element against Inductor's 38 (`ew::gelu<float>`'s `erfcf` and its
-/// argument correction, 63; docs/PERFORMANCE.md, "The f32 bias + GELU cell"). Each keeps its op's stated
-/// bound over every float input (tests/host: the host runs the same operations, the approximate reciprocal
-/// at its documented worst too; tests/gpu: every float on the GPU against a double reference).
+/// allows: `gelu_float`, GELU of a float without `erfcf`, and `mish_float`, mish from one `expf`. An f32
+/// bias + GELU ran at 0.91 of torch.compile on an H100, issuing 76 instructions an element against
+/// Inductor's 38 (`ew::gelu<float>`'s `erfcf` and its argument correction, 63; docs/PERFORMANCE.md, "The f32
+/// bias + GELU cell"). Each keeps its op's stated bound over every float input (tests/host: the host runs
+/// the same operations, the approximate reciprocal and `expf` at their documented worst too; tests/gpu:
+/// every float on the GPU against a double reference).
 
 #include <cuda/std/bit>
 #include <cuda/std/cmath>
+#include <cuda/std/limits>
 
 #include "math_narrow.cuh"
 
@@ -63,6 +65,31 @@ EW_HD float gelu_float(float x) {
   const float q = r * (e * scale);                                                         // Phi(-a) 2^64
   if (!(ax < 14.5f)) return x > 0.0f ? x : (x < 0.0f ? -0.0f : x);
   return x < 0.0f ? (x * q) * 0x1p-64f : x * mul_add(-q, 0x1p-64f, 1.0f);
+}
+
+/// `e^x` of a float: CUDA's `expf` on the device (2 ulp, CUDA C++ Programming Guide, "Mathematical
+/// Functions"), the host's `expf` there; the host tests put it at that worst each way.
+struct float_library {
+  EW_HD static float exp(float x) { return cuda::std::exp(x); }
+};
+
+/// `x tanh(softplus(x))` (mish; softplus's threshold 20) of a float within `ew::mish<float>`'s 8 ulp, from
+/// `tanh(log1p(n)) = n (n + 2) / (n (n + 2) + 2)`, `n = e^x`: one `expf` and one IEEE division, with no
+/// cancellation (every term is positive; `n`'s error reaches the result at most once, where `n` is small),
+/// where the float library's `tanhf(log1pf(expf(x)))` took about 58 instructions an element beyond relu's
+/// and ran f32 mish at 0.841 of relu's bandwidth on the H200 (docs/PERFORMANCE.md change 56). Below -20
+/// the quotient is `n` to 2^-28 and the result `x e^x`, formed as `(x g) e^-44` from `g = e^(x + 44)` (the
+/// same one `expf`; `x + 44` is exact there), so that it stays accurate where `e^x` alone would be
+/// subnormal (below -87: a subnormal `n` would lose the digits that `x n` keeps) and a subnormal result is
+/// rounded once; `e^(x / 2)` squared instead doubled `expf`'s 2 ulp, over the bound. Above 20 it is `x` (as
+/// `tanhf` of softplus's `x` gives 1 there), -inf gives the limit -0, -0 gives -0, NaN NaN.
+template <class L = float_library>
+EW_HD float mish_float(float x) {
+  const bool low = x < -20.0f;
+  const float g = L::exp(low ? x + 44.0f : cuda::std::fmin(x, 20.0f));  // NaN: e^20, NaN comes back via x
+  const float m = g * (g + 2.0f);
+  const float r = low ? (x * g) * 7.7811322411e-20f : x * (m / (m + 2.0f));  // e^-44
+  return x > 20.0f ? x : (x < -cuda::std::numeric_limits<float>::max() ? -0.0f : r);
 }
 
 }  // namespace detail

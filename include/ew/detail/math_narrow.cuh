@@ -104,6 +104,20 @@ EW_HD float log1p_scaled(float h) {
   return A::log2(1.0f + e) * (0.693147180559945309f * 0x1p64f);
 }
 
+/// `log(1 + x)` for a result rounded to a 16-bit or FP8 type: below `|x| = 2^-4` the series `x
+/// log1p_series(x)` (2^-23), above it one `lg2` of `1 + x` (its absolute 2^-22, and the rounding of `1 + x`,
+/// 2^-24 of it, over a result of at least `|log(1 - 2^-4)|`, 0.0645: below 2^-18 of it). -1 gives -inf, a
+/// value below -1 or NaN NaN, +inf `+inf`, -0 -0. CUDA's `log1pf` held bf16 log1p at 0.862 of relu's
+/// bandwidth on the H200 (29 instructions an element beyond relu's in a one-element kernel, against 8 here;
+/// docs/PERFORMANCE.md change 56).
+template <class A = approx_mufu>
+EW_HD float log1p_narrow(float x) {
+  // Both forms, then a select: a warp of mixed inputs would run both sides of a branch anyway.
+  const float series = x * log1p_series(x);
+  const float l = A::log2(1.0f + x) * 0.693147180559945309f;
+  return cuda::std::fabs(x) < 0x1p-4f ? series : l;
+}
+
 /// `e^-|z| 2^64` (normal down to `|z|` of about 131; 0 past about 150, and for `|z|` infinite).
 template <class A>
 EW_HD float exp_neg_abs_scaled(float z) {
@@ -112,17 +126,19 @@ EW_HD float exp_neg_abs_scaled(float z) {
 
 /// PyTorch's softplus (`x` where `beta x > threshold`, else `log1p(e^(beta x)) / beta`) for a result
 /// rounded to a 16-bit or FP8 type, as `max(z, 0) + log1p(e^-|z|)` over `beta` with `z = beta x`: relative
-/// error below 2^-17 (5.0e-6 at most over every f16 and bf16 input with the instructions at their
+/// error below 2^-17 (5.1e-6 at most over every f16 and bf16 input with the instructions at their
 /// documented worst: `lg2`'s near `|z| = 2.7`, where `log2(1 + e)` is smallest above the series; `ex2`'s
-/// argument's rounding near `|z| = 87`); one `ex2`, then one `lg2` or six multiply-adds, and for `beta != 1`
-/// one division. -inf gives 0, +inf `+inf`, NaN NaN.
+/// argument's rounding near `|z| = 87`); one `ex2`, then one `lg2` or six multiply-adds, and the division
+/// by `beta` as a product with `rcp(beta)` (2^-23 at most). An IEEE division there, even behind `beta !=
+/// 1`, held the bf16 kernel at 48 registers where this form needs 32 (ptxas, sm_90: 10 blocks of 128
+/// threads an SM instead of 16; on an H100 its warps were 55% active against mish's 87%, and on the H200
+/// it ran at 0.854 of relu's bandwidth: docs/PERFORMANCE.md change 56). -inf gives 0, +inf `+inf`, NaN NaN.
 template <class A = approx_mufu>
 EW_HD float softplus_narrow(float x, float beta, float threshold) {
   const float z = x * beta;
   if (z > threshold) return x;
   const float l = log1p_scaled<A>(exp_neg_abs_scaled<A>(z)) * 0x1p-64f;  // log1p(e^-|z|)
-  const float r = z > 0.0f ? z + l : l;
-  return beta == 1.0f ? r : r / beta;
+  return (z > 0.0f ? z + l : l) * A::reciprocal(beta);
 }
 
 /// `log(sigmoid(x)) = min(x, 0) - log1p(e^-|x|)` for a result rounded to a 16-bit or FP8 type: the
@@ -316,6 +332,9 @@ struct log_narrow_form {
 };
 struct log2_narrow_form {
   EW_HD float operator()(float x) const { return log2_narrow(x); }
+};
+struct log1p_narrow_form {
+  EW_HD float operator()(float x) const { return log1p_narrow(x); }
 };
 struct expm1_narrow_form {
   EW_HD float operator()(float x) const { return expm1_narrow(x); }
