@@ -76,8 +76,9 @@ struct float_library {
 /// `x tanh(softplus(x))` (mish; softplus's threshold 20) of a float within `ew::mish<float>`'s 8 ulp, from
 /// `tanh(log1p(n)) = n (n + 2) / (n (n + 2) + 2)`, `n = e^x`: one `expf` and one IEEE division, with no
 /// cancellation (every term is positive; `n`'s error reaches the result at most once, where `n` is small),
-/// where the float library's `tanhf(log1pf(expf(x)))` took about 58 instructions an element beyond relu's
-/// and ran f32 mish at 0.841 of relu's bandwidth on the H200 (docs/PERFORMANCE.md change 56). Below -20
+/// where the float library's `tanhf(log1pf(expf(x)))` took 66 instructions an element in the f32 kernel
+/// (ncu; this form 38, a copy 3.5) and ran f32 mish at 0.841 of relu's bandwidth on the H200
+/// (docs/PERFORMANCE.md change 56). Below -20
 /// the quotient is `n` to 2^-28 and the result `x e^x`, formed as `(x g) e^-44` from `g = e^(x + 44)` (the
 /// same one `expf`; `x + 44` is exact there), so that it stays accurate where `e^x` alone would be
 /// subnormal (below -87: a subnormal `n` would lose the digits that `x n` keeps) and a subnormal result is
