@@ -11,9 +11,8 @@
 
 #include <algorithm>
 #include <cmath>
-#include <limits>
 #include <cstdint>
-#include <cstring>
+#include <limits>
 #include <string>
 
 #include "../common/catch.hpp"
@@ -33,15 +32,8 @@ struct rcp_at_worst {
   EW_HD static float reciprocal(float d) { return static_cast<float>(1.0 / d * (1.0 + S * 0x1p-23)); }
 };
 
-float float_of(std::uint32_t u) {
-  float x;
-  std::memcpy(&x, &u, sizeof x);
-  return x;
-}
-
-/// The distance of `got` from `ref_gelu(x)` in float ulps at the reference (2^-149 at least), unrounded.
-double gelu_ulps(float x, float got) {
-  const ldouble want = ref_gelu(x);
+/// The distance of `got` from `want` in float ulps at `want` (2^-149 at least), unrounded.
+double float_ulps(ldouble want, float got) {
   if (want == 0 || std::isinf(static_cast<double>(want)))
     return static_cast<ldouble>(got) == want ? 0.0 : 1e30;
   int e = 0;
@@ -59,13 +51,13 @@ void check_range(F f, std::uint32_t first, std::uint32_t last, std::uint32_t ste
   double worst = 0;
   float worst_x = 0;
   for (std::uint64_t u = first; u <= last; u += step) {
-    const float x = float_of(static_cast<std::uint32_t>(u));
+    const float x = float_with_bits(static_cast<std::uint32_t>(u));
     const float got = f(x);
     ++n;
     const std::string m = check_unary_value<float>(spec_gelu, x, got);
     if (!m.empty() && bad++ == 0) msg = m;
     if (!std::isnan(x)) {
-      const double d = gelu_ulps(x, got);
+      const double d = float_ulps(ref_gelu(x), got);
       if (d > worst) worst = d, worst_x = x;
     }
   }
@@ -106,17 +98,14 @@ void check_mish_range(std::uint32_t first, std::uint32_t last, std::uint32_t ste
   std::string msg;
   float worst_x = 0;
   for (std::uint64_t u = first; u <= last; u += step) {
-    const float x = float_of(static_cast<std::uint32_t>(u));
+    const float x = float_with_bits(static_cast<std::uint32_t>(u));
     const float got = ew::detail::mish_float<L>(x);
     ++n;
     const std::string m = check_unary_value<float>(spec_mish, x, got);
     if (!m.empty() && bad++ == 0) msg = m;
     const ldouble want = ref_mish(x);
     if (std::isfinite(x) && std::fabs(want) >= 0x1p-126L) {
-      int e = 0;
-      std::frexp(want, &e);
-      const double d =
-          static_cast<double>(std::fabs(static_cast<ldouble>(got) - want) / std::ldexp(ldouble(1), e - 24));
+      const double d = float_ulps(want, got);
       if (d > worst) worst = d, worst_x = x;
     }
   }
@@ -174,13 +163,13 @@ TEST_CASE("gelu<float>: special values and the functors' choice of form", "[math
   CHECK(std::isnan(g(std::numeric_limits<float>::quiet_NaN())));
   CHECK(same_bits(g(-0.0f), -0.0f));
   CHECK(same_bits(g(0.0f), 0.0f));
-  CHECK(same_bits(g(14.5f), 14.5f));         // past the cut, x itself
-  CHECK(same_bits(g(-14.5f), -0.0f));        // and -0: GELU(-14.5) is below 2^-153
-  CHECK(same_bits(g(3.0e38f), 3.0e38f));     // no overflow on the way
-  CHECK(g(-13.0f) < 0.0f);                   // the tail keeps its digits (about -7.9e-38, near 2^-126)
-  CHECK(g(-14.0f) < 0.0f);                   // a subnormal result, rounded once
-  const float tiny = float_of(0x00000010u);  // subnormal input: x / 2 to within the ulp
-  CHECK(g(tiny) == float_of(0x00000008u));
+  CHECK(same_bits(g(14.5f), 14.5f));                // past the cut, x itself
+  CHECK(same_bits(g(-14.5f), -0.0f));               // and -0: GELU(-14.5) is below 2^-153
+  CHECK(same_bits(g(3.0e38f), 3.0e38f));            // no overflow on the way
+  CHECK(g(-13.0f) < 0.0f);                          // the tail keeps its digits (about -7.9e-38, near 2^-126)
+  CHECK(g(-14.0f) < 0.0f);                          // a subnormal result, rounded once
+  const float tiny = float_with_bits(0x00000010u);  // subnormal input: x / 2 to within the ulp
+  CHECK(g(tiny) == float_with_bits(0x00000008u));
   // ew::gelu<float> and ew::geglu<float> are this form, bit for bit.
   for (float x : {-7.25f, -1.0f, -0.01f, 0.003f, 0.5f, 2.0f, 9.0f}) {
     CHECK(same_bits(g(x), ew::detail::gelu_float(x)));
