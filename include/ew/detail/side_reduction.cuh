@@ -8,7 +8,9 @@
 /// kernels hold it by value), so the accumulators live in that thread's registers. After its elements a
 /// thread hands its copy back (`elementwise_grid_thread`, `nd_grid_thread`), and the kernel reduces the
 /// block's copies (`block_finish`, block_reduce.cuh: warp shuffles, one shared word per warp) into one
-/// atomic per block and reduction. An `ew::reduce_overwrite` target of a `sum` takes no atomic on the value:
+/// atomic per block and reduction; a `max`, `min` or `amax` into an `ew::reduce_into` target ends one warp
+/// at a time instead (`warp_combine_into`: no barrier), sending an atomic only where it could change the
+/// target. An `ew::reduce_overwrite` target of a `sum` takes no atomic on the value:
 /// each block stores its partial in the workspace, and the last block to finish (a ticket counter,
 /// `atomicInc` wrapping back to zero) combines the partials in block order and overwrites the location
 /// (`block_overwrite`); one of a `max`, `min` or `amax` sends each block's partial to one workspace word as
@@ -56,7 +58,8 @@ struct side_accumulator {
   static constexpr bool overwrite = false;
   T* target;
   T acc;
-  /// What `*target` held when the block began (thread 0 only, `prefetch`), for `monotone` reductions.
+  /// What `*target` held when the block began (each warp's lane 0 only, `prefetch`), for `monotone`
+  /// reductions.
   T seen;
 
   template <class V>
@@ -133,7 +136,7 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   /// Takes in the accumulators of another copy of the op (another path of the same thread).
   EW_HD void merge(const side_reducing_op& o) const { merge_all(o, cuda::std::index_sequence_for<Acc...>{}); }
 
-  /// Thread 0 of a block reads what the monotone reductions' targets hold, at the block's start (after the
+  /// Each warp's lane 0 reads what the monotone reductions' targets hold, at the block's start (after the
   /// programmatic-launch wait), so that `block_finish` can leave out atomics that would change nothing.
   __device__ __forceinline__ void prefetch() const { prefetch_all(cuda::std::index_sequence_for<Acc...>{}); }
 
@@ -164,7 +167,8 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   template <class Ac>
   __device__ __forceinline__ static void prefetch_one(Ac& a) {
     if constexpr (!Ac::overwrite) {  // an overwritten location is not read
-      a.seen = Ac::reduction::monotone && threadIdx.x == 0
+      // Each warp's lane 0: a monotone target ends one warp at a time (`warp_combine_into`).
+      a.seen = Ac::reduction::monotone && threadIdx.x % 32u == 0
                    ? *static_cast<volatile const typename Ac::value_type*>(a.target)
                    : Ac::reduction::template identity<typename Ac::value_type>();
     }
@@ -179,6 +183,8 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
       block_overwrite_ordered(a);
     } else if constexpr (Ac::overwrite) {
       block_overwrite(a);
+    } else if constexpr (Ac::reduction::monotone) {
+      warp_combine_into(a);
     } else {
       block_combine_into(a);
     }
@@ -325,7 +331,8 @@ __device__ __forceinline__ void finish_side_reductions(const Op& op) {
   if constexpr (has_side_reductions_v<Op>) op.block_finish();
 }
 
-/// The kernel's start: `op` with the targets' values read (thread 0), or `op` itself without reductions.
+/// The kernel's start: `op` with the targets' values read (each warp's lane 0), or `op` itself without
+/// reductions.
 template <class Op>
 __device__ __forceinline__ Op start_side_reductions(const Op& op) {
   Op local = op;
