@@ -17,16 +17,15 @@
 ///
 /// The reduction combines into the value already at the location (`*p = R(*p, v...)`), like `+=`: set it to
 /// the reduction's identity before the first launch (`ew::reset_reduction`, or `cudaMemsetAsync(p, 0, ...)`
-/// for `amax` and `sum`). Each thread reduces its elements in registers, and atomics combine the partial
-/// results into `*p`: no allocation, no extra launch, nothing graph capture forbids. A `sum` reduces each
-/// block's threads first (warp shuffles, then shared memory) and sends one atomic per block, so a sum over
-/// many blocks is bound by the atomics to one address (one per block: at 2^28 f32, 262,144 blocks of 1024
-/// elements). `max`, `min` and `amax` end one warp at a time instead (a warp reduction, no barrier), and a
-/// warp whose value does not pass what `*p` held when its block began sends no atomic (it would change
-/// nothing). `max`, `min` and `amax` are exact, so the result is the same whatever the order
-/// (NaN-propagating, as `torch.amax`: a NaN anywhere gives NaN). A floating `sum` is not deterministic: the
-/// blocks' atomics land in any order, and float addition does not associate, so two runs may differ in the
-/// last bits; integer sums are exact (wrapping) and deterministic.
+/// for `amax` and `sum`). Each thread reduces its elements in registers, each block its threads (warp
+/// shuffles, then shared memory), and at most one atomic per block combines into `*p`: no allocation, no
+/// extra launch, nothing graph capture forbids. For `max`, `min` and `amax` a block whose value does not
+/// pass what `*p` held when the block began sends no atomic (it would change nothing); a `sum` always
+/// sends one, so a sum over many blocks is bound by the atomics to one address (one per block: at 2^28 f32,
+/// 262,144 blocks of 1024 elements). `max`, `min` and `amax` are exact, so the result is the same
+/// whatever the order (NaN-propagating, as `torch.amax`: a NaN anywhere gives NaN). A floating `sum` is not
+/// deterministic: the blocks' atomics land in any order, and float addition does not associate, so two runs
+/// may differ in the last bits; integer sums are exact (wrapping) and deterministic.
 ///
 /// `ew::reduce_overwrite<R>(p, ws)` is the other kind of target: the launch overwrites `*p` with the
 /// reduction of its own values, so no reset runs before it. For a `sum` each block stores its partial

@@ -4,8 +4,7 @@
 /// @file
 /// How a block's partial results of a side reduction (side_reduction.cuh) reach the target: `block_reduce`
 /// (warp shuffles, one shared word per warp) and then either one atomic per block (`block_combine_into`,
-/// `atomic_combine`: floats' max and min through the integer atomics on their bits; a monotone reduction
-/// one warp at a time, `warp_combine_into`) or, for an
+/// `atomic_combine`: floats' max and min through the integer atomics on their bits) or, for an
 /// `ew::reduce_overwrite` target, either (a `sum`) the block's partial into its workspace slot, a ticket,
 /// and the last block's combination of every slot in block order (`block_overwrite`, `combine_slots`), or
 /// (`max`, `min`, `amax`) one atomic maximum of the partial's order key (`order_key`) on one workspace word,
@@ -24,7 +23,6 @@
 namespace ew {
 
 namespace reduction {
-struct amax;
 struct min;
 struct sum;
 }  // namespace reduction
@@ -163,21 +161,6 @@ __device__ __forceinline__ void atomic_combine(T* target, T v) {
   }
 }
 
-/// `v` reduced over the calling thread's warp with `R`, in lane 0 (the other lanes get a partial value):
-/// warp shuffles, a partial last warp of the block included. Every thread of the warp must call it.
-template <class R, class T>
-__device__ __forceinline__ T warp_reduce(T v) {
-  const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
-  const unsigned left = blockDim.x - warp * 32u;
-  const unsigned lanes = left < 32u ? left : 32u;
-  const unsigned mask = lanes == 32u ? 0xffffffffu : (1u << lanes) - 1u;
-  for (unsigned off = 16; off > 0; off /= 2) {
-    const T other = __shfl_down_sync(mask, v, off);
-    if (lane + off < lanes) v = R::combine(v, other);
-  }
-  return v;
-}
-
 /// `v` reduced over the block with `R`, in thread 0 (the other threads get a partial value): warp
 /// shuffles, one shared word per warp, thread 0's loop over them, always in the same order. Every thread
 /// of the block must call it; any block size up to 1024 threads, a partial last warp included. Ends with
@@ -186,7 +169,13 @@ template <class R, class T>
 __device__ __forceinline__ T block_reduce(T v) {
   __shared__ T warp_partial[32];
   const unsigned lane = threadIdx.x % 32u, warp = threadIdx.x / 32u;
-  v = warp_reduce<R>(v);
+  const unsigned left = blockDim.x - warp * 32u;
+  const unsigned lanes = left < 32u ? left : 32u;
+  const unsigned mask = lanes == 32u ? 0xffffffffu : (1u << lanes) - 1u;
+  for (unsigned off = 16; off > 0; off /= 2) {
+    const T other = __shfl_down_sync(mask, v, off);
+    if (lane + off < lanes) v = R::combine(v, other);
+  }
   if (lane == 0) warp_partial[warp] = v;
   __syncthreads();
   if (threadIdx.x == 0) {
@@ -196,57 +185,33 @@ __device__ __forceinline__ T block_reduce(T v) {
   return v;
 }
 
-/// Whether combining a monotone reduction's (`max`, `min`, `amax`) value `v` into a location that held at
-/// least `seen` could change it: `*target` only moves one way, so a value that does not pass `seen`
-/// would change nothing (a NaN on either side, and a zero against a zero of either sign, always pass).
-template <class R, class T>
-__device__ __forceinline__ bool could_change(T v, T seen) {
-  return !(R::combine(v, seen) == seen && v == v && seen == seen && !(v == T(0) && seen == T(0)));
-}
-
 /// Reduces `a.acc` over the block and combines the result into `*a.target` with one atomic (thread 0).
-/// Every thread of the block must call it.
+/// `reread`: a monotone target is read again (thread 0, before the block reduction, whose barrier hides
+/// the load) rather than compared with what it held at the block's start. Every thread of the block must
+/// call it.
 template <class Acc>
-__device__ __forceinline__ void block_combine_into(const Acc& a) {
+__device__ __forceinline__ void block_combine_into(const Acc& a, bool reread) {
   using R = typename Acc::reduction;
   using T = typename Acc::value_type;
+  T seen = a.seen;
+  // A capped grid's blocks all start together and read the target before any block has combined into
+  // it, so at their end every block would send its atomic. Read again at the end, it holds what the
+  // blocks that ended first sent: the fused FP8 quantize at 2^24 elements on the H100 ran at 0.960 of the
+  // cast against 0.918 (bf16; f32 0.974 against 0.965), the same at 2^26 and 2^28 (probe 23,
+  // docs/PERFORMANCE.md).
+  if (R::monotone && reread && threadIdx.x == 0) seen = *static_cast<volatile const T*>(a.target);
   const T v = block_reduce<R>(a.acc);
   if (threadIdx.x == 0) {
-    // A max, min or amax whose block value does not pass what the target held when the block began
-    // (`a.seen`, one load per block issued at its start) sends no atomic. Without it, at 2^28 f32 every
-    // one of 262,144 blocks sent an atomic to the one address, and the fused quantize ran at 0.63 of the
-    // plain cast on the H200 (docs/PERFORMANCE.md, change 9).
-    if (!R::monotone || could_change<R>(v, a.seen)) atomic_combine<R>(a.target, v);
+    // A max, min or amax can only move `*target` one way, and it held at least `seen`: a block value that
+    // does not pass it would change nothing, so its atomic is left out (NaN fails the comparison and goes
+    // through). Without it, at 2^28 f32 every one of 262,144 blocks sent an atomic to the one address, and
+    // the fused quantize ran at 0.63 of the plain cast on the H200 (docs/PERFORMANCE.md, change 9).
+    if (!R::monotone ||
+        !(R::combine(v, seen) == seen && v == v && seen == seen && !(v == T(0) && seen == T(0)))) {
+      atomic_combine<R>(a.target, v);
+    }
   }
   __syncthreads();  // warp_partial is reused by the next reduction of the same type
-}
-
-/// `block_combine_into` for a monotone reduction (`max`, `min`, `amax`), one warp at a time: each warp's
-/// lane 0 combines the warp's value into `*a.target` with one atomic unless it could not change what the
-/// target held when the warp began (`a.seen`, loaded by each warp's lane 0). No shared memory and no
-/// barrier: each warp ends on its own, and a block's end costs about a warp reduction (a float `amax`:
-/// one `redux.sync` on the bits, sm_80 and later) rather than the block reduction's shuffles, two
-/// barriers and thread 0's loop (docs/PERFORMANCE.md, change 58). At most four times the atomics of
-/// `block_combine_into` for 128-thread blocks, where `seen` does not already hold the result. Every thread
-/// of the warp must call it.
-template <class Acc>
-__device__ __forceinline__ void warp_combine_into(const Acc& a) {
-  using R = typename Acc::reduction;
-  using T = typename Acc::value_type;
-  T v;
-  if constexpr (cuda::std::is_same_v<R, reduction::amax> && sizeof(T) == 4) {
-    // A thread's amax holds +0, a positive value or a NaN with its sign bit clear (`amax::accumulate`), on
-    // which the unsigned order of the bits is the order of the values (every NaN above +inf).
-    const unsigned lanes = blockDim.x - threadIdx.x / 32u * 32u;
-    const unsigned mask = lanes >= 32u ? 0xffffffffu : (1u << lanes) - 1u;
-    NV_IF_ELSE_TARGET(
-        NV_PROVIDES_SM_80,
-        (v = cuda::std::bit_cast<T>(__reduce_max_sync(mask, cuda::std::bit_cast<unsigned>(a.acc)));),
-        (v = warp_reduce<R>(a.acc);))
-  } else {
-    v = warp_reduce<R>(a.acc);
-  }
-  if (threadIdx.x % 32u == 0 && could_change<R>(v, a.seen)) atomic_combine<R>(a.target, v);
 }
 
 /// The block's ticket: `atomicInc(counter, last)` with acquire-release semantics at GPU scope

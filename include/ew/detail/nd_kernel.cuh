@@ -331,7 +331,8 @@ EW_KERNEL void __launch_bounds__(Threads, MinBlocks)
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
   if constexpr (has_side_reductions_v<Op>) {
     finish_side_reductions(nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(
-        start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x));
+                               start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x),
+                           s);
   } else {
     nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
   }

@@ -8,9 +8,7 @@
 /// kernels hold it by value), so the accumulators live in that thread's registers. After its elements a
 /// thread hands its copy back (`elementwise_grid_thread`, `nd_grid_thread`), and the kernel reduces the
 /// block's copies (`block_finish`, block_reduce.cuh: warp shuffles, one shared word per warp) into one
-/// atomic per block and reduction; a `max`, `min` or `amax` into an `ew::reduce_into` target ends one warp
-/// at a time instead (`warp_combine_into`: no barrier), sending an atomic only where it could change the
-/// target. An `ew::reduce_overwrite` target of a `sum` takes no atomic on the value:
+/// atomic per block and reduction. An `ew::reduce_overwrite` target of a `sum` takes no atomic on the value:
 /// each block stores its partial in the workspace, and the last block to finish (a ticket counter,
 /// `atomicInc` wrapping back to zero) combines the partials in block order and overwrites the location
 /// (`block_overwrite`); one of a `max`, `min` or `amax` sends each block's partial to one workspace word as
@@ -58,8 +56,7 @@ struct side_accumulator {
   static constexpr bool overwrite = false;
   T* target;
   T acc;
-  /// What `*target` held when the block began (each warp's lane 0 only, `prefetch`), for `monotone`
-  /// reductions.
+  /// What `*target` held when the block began (thread 0 only, `prefetch`), for `monotone` reductions.
   T seen;
 
   template <class V>
@@ -136,12 +133,15 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   /// Takes in the accumulators of another copy of the op (another path of the same thread).
   EW_HD void merge(const side_reducing_op& o) const { merge_all(o, cuda::std::index_sequence_for<Acc...>{}); }
 
-  /// Each warp's lane 0 reads what the monotone reductions' targets hold, at the block's start (after the
+  /// Thread 0 of a block reads what the monotone reductions' targets hold, at the block's start (after the
   /// programmatic-launch wait), so that `block_finish` can leave out atomics that would change nothing.
   __device__ __forceinline__ void prefetch() const { prefetch_all(cuda::std::index_sequence_for<Acc...>{}); }
 
-  /// The block's reduction and its atomics; every thread of the block calls it (device only).
-  __device__ __forceinline__ void block_finish() const { block_all(cuda::std::index_sequence_for<Acc...>{}); }
+  /// The block's reduction and its atomics; every thread of the block calls it (device only). `reread`:
+  /// the monotone targets are read again before the block reduction (`block_combine_into`).
+  __device__ __forceinline__ void block_finish(bool reread) const {
+    block_all(reread, cuda::std::index_sequence_for<Acc...>{});
+  }
 
   /// What a launch of no elements does (`overwrite_identity_kernel`): each `ew::reduce_overwrite` location
   /// takes the reduction's identity, the reduction of no values; `ew::reduce_into` ones keep their value
@@ -167,8 +167,7 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   template <class Ac>
   __device__ __forceinline__ static void prefetch_one(Ac& a) {
     if constexpr (!Ac::overwrite) {  // an overwritten location is not read
-      // Each warp's lane 0: a monotone target ends one warp at a time (`warp_combine_into`).
-      a.seen = Ac::reduction::monotone && threadIdx.x % 32u == 0
+      a.seen = Ac::reduction::monotone && threadIdx.x == 0
                    ? *static_cast<volatile const typename Ac::value_type*>(a.target)
                    : Ac::reduction::template identity<typename Ac::value_type>();
     }
@@ -178,20 +177,18 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
     (prefetch_one(cuda::std::get<K>(acc)), ...);
   }
   template <class Ac>
-  __device__ __forceinline__ static void block_one(const Ac& a) {
+  __device__ __forceinline__ static void block_one(const Ac& a, bool reread) {
     if constexpr (Ac::overwrite && Ac::reduction::monotone) {
       block_overwrite_ordered(a);
     } else if constexpr (Ac::overwrite) {
       block_overwrite(a);
-    } else if constexpr (Ac::reduction::monotone) {
-      warp_combine_into(a);
     } else {
-      block_combine_into(a);
+      block_combine_into(a, reread);
     }
   }
   template <std::size_t... K>
-  __device__ __forceinline__ void block_all(cuda::std::index_sequence<K...>) const {
-    (block_one(cuda::std::get<K>(acc)), ...);
+  __device__ __forceinline__ void block_all(bool reread, cuda::std::index_sequence<K...>) const {
+    (block_one(cuda::std::get<K>(acc), reread), ...);
   }
   template <class Ac>
   EW_HD static void identity_one(const Ac& a) {
@@ -297,7 +294,8 @@ inline constexpr unsigned side_reduction_static_smem<side_reducing_op<Op, AP, SP
     ((32u * sizeof(typename Acc::value_type) + 16u) + ... + 0u);
 
 /// `shape` capped by `side_reduction_blocks` for an op with side reductions `Op` (unchanged without).
-/// A capped grid is no longer one tile a block, so it leaves the whole-tile path.
+/// A capped grid is no longer one tile a block, so it leaves the whole-tile path, and its blocks' ends read
+/// the monotone targets again (`launch_shape::capped_reduction`).
 template <class Op>
 EW_HD launch_shape side_reduction_shape(launch_shape shape, int sm_count, const tuning::launch_policy& policy,
                                         int resident_per_sm = 0) {
@@ -307,6 +305,7 @@ EW_HD launch_shape side_reduction_shape(launch_shape shape, int sm_count, const 
     if (blocks < shape.blocks) {
       shape.blocks = blocks;
       shape.whole_tiles = false;
+      shape.capped_reduction = true;
     }
   }
   return shape;
@@ -325,14 +324,14 @@ EW_KERNEL void overwrite_identity_kernel(Op op) {
 }
 #pragma nv_diagnostic pop
 
-/// The kernel's end of a thread with side reductions: the block's reduction and atomics.
+/// The kernel's end of a thread with side reductions: the block's reduction and atomics, the monotone
+/// targets read again first in a capped grid (`launch_shape::capped_reduction`).
 template <class Op>
-__device__ __forceinline__ void finish_side_reductions(const Op& op) {
-  if constexpr (has_side_reductions_v<Op>) op.block_finish();
+__device__ __forceinline__ void finish_side_reductions(const Op& op, const launch_shape& s) {
+  if constexpr (has_side_reductions_v<Op>) op.block_finish(s.capped_reduction);
 }
 
-/// The kernel's start: `op` with the targets' values read (each warp's lane 0), or `op` itself without
-/// reductions.
+/// The kernel's start: `op` with the targets' values read (thread 0), or `op` itself without reductions.
 template <class Op>
 __device__ __forceinline__ Op start_side_reductions(const Op& op) {
   Op local = op;

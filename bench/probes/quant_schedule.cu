@@ -1,0 +1,324 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// Probe 23 (issue 22): why a grid of blocks that loop over tiles runs the fused FP8 quantize with amax at
+// 0.94-0.95 of the plain cast on the H200 at 2^28 (eighth session), and whether handing the tiles out
+// dynamically removes it. The kernels here are not ew's launcher: each is the fused step
+// `y = fp8_e4m3(x * scale)`, `amax = max |x|` (or the cast alone) over x of f32 or bf16 with ew's tile
+// shape (128 threads, two 16-byte vectors of x a thread in flight), so that only the schedule differs:
+// - `cast`: one tile a block, no amax (the bar);
+// - `onetile_block`: one tile a block, the amax reduced over the block (shuffles, shared memory, a barrier)
+//   and one atomic by thread 0 where it passes what the target held when the block began (ew before
+//   change 58);
+// - `onetile_warp`: the same with each warp's `redux.sync` and atomic instead (change 58, no barrier);
+// - `static`: one wave of resident blocks looping over the tiles grid-stride, warp ends;
+// - `static_block`: the same with a block end, `seen` read at the block's start (ew's capped grid, one
+//   wave); `static_fresh`: the target read again by thread 0 at the end, before the block reduction;
+//   `static_pub`: the block's value after its first tile sent, and the target read again at the end;
+//   `static2_block`, `static2_fresh`: two waves' blocks (ew's 32 an SM);
+// - `onetile_fresh`: one tile a block, the target read at the end only;
+// - `dyn_warp`: the same wave, each warp taking units of one tile's vectors from a counter (an atomic add
+//   by lane 0, the next unit's taken while the current one is loaded), warp ends;
+// - `dyn_block`: the same wave, thread 0 taking whole tiles from the counter for the block (two shared
+//   slots, one barrier a tile), warp ends.
+// The counter is zeroed, untimed, before each launch. Timing: median of 15 after 2 warm-ups, L2 flushed by
+// a 512 MiB memset before each, the implementations interleaved, two rounds. Every y is compared with
+// `cast`'s bytes and every amax with the host's.
+// Build: nvcc -std=c++17 -O3 -arch=sm_90 -Iinclude bench/probes/quant_schedule.cu -o quant_schedule
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "probe_timing.cuh"
+
+namespace {
+
+constexpr int threads = 128;  // ew's block for a unary op
+constexpr int per_thread = 2;  // vectors of x a thread has in flight
+constexpr int tile_vectors = threads * per_thread;
+constexpr float scale = 0.75f;
+
+template <class T>
+constexpr int vec_of = 16 / static_cast<int>(sizeof(T));
+
+template <class T>
+struct alignas(16) xvec {
+  T v[vec_of<T>];
+};
+template <class T>
+struct alignas(vec_of<T>) yvec {
+  unsigned char b[vec_of<T>];
+};
+
+__device__ __forceinline__ float to_f(float v) { return v; }
+__device__ __forceinline__ float to_f(__nv_bfloat16 v) { return __bfloat162float(v); }
+
+/// One vector: y bytes, and the thread's amax bits (max of |x| bits, sign cleared).
+template <class T>
+__device__ __forceinline__ yvec<T> quant(const xvec<T>& x, unsigned& amax) {
+  yvec<T> y;
+#pragma unroll
+  for (int j = 0; j < vec_of<T>; j += 2) {
+    const float a = to_f(x.v[j]), b = to_f(x.v[j + 1]);
+    const unsigned w = __nv_cvt_float2_to_fp8x2(make_float2(a * scale, b * scale), __NV_SATFINITE, __NV_E4M3);
+    y.b[j] = static_cast<unsigned char>(w & 0xffu);
+    y.b[j + 1] = static_cast<unsigned char>(w >> 8);
+    const unsigned ua = __float_as_uint(a) & 0x7fffffffu, ub = __float_as_uint(b) & 0x7fffffffu;
+    amax = max(amax, max(ua, ub));
+  }
+  return y;
+}
+
+/// Vectors `first + u * stride`, u < per_thread: loads first, then stores.
+template <class T, bool Amax>
+__device__ __forceinline__ void run_vectors(const xvec<T>* x, yvec<T>* y, unsigned first, unsigned stride,
+                                            unsigned& amax) {
+  xvec<T> r[per_thread];
+#pragma unroll
+  for (int u = 0; u < per_thread; ++u) r[u] = x[first + u * stride];
+#pragma unroll
+  for (int u = 0; u < per_thread; ++u) {
+    unsigned a = 0;
+    y[first + u * stride] = quant<T>(r[u], a);
+    if (Amax) amax = max(amax, a);
+  }
+}
+
+__device__ __forceinline__ void warp_end(unsigned amax, unsigned seen, unsigned* target) {
+  const unsigned v = __reduce_max_sync(0xffffffffu, amax);
+  if (threadIdx.x % 32u == 0 && v > seen) atomicMax(target, v);
+}
+
+/// The block's amax into `*target` by thread 0 (shuffles, shared memory, a barrier), unless it does not
+/// pass `seen`; with `Fresh`, thread 0 loads the target again before the block reduction (its latency under
+/// the reduction's) and compares with that.
+template <bool Fresh>
+__device__ __forceinline__ void block_end(unsigned a, unsigned seen, unsigned* target) {
+  __shared__ unsigned part[threads / 32];
+  if (Fresh && threadIdx.x == 0) seen = *static_cast<volatile unsigned*>(target);
+  for (int off = 16; off > 0; off /= 2) a = max(a, __shfl_down_sync(0xffffffffu, a, off));
+  if (threadIdx.x % 32u == 0) part[threadIdx.x / 32u] = a;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < threads / 32; ++w) a = max(a, part[w]);
+    if (a > seen) atomicMax(target, a);
+  }
+  __syncthreads();
+}
+
+template <class T>
+__global__ void __launch_bounds__(threads) cast_kernel(const xvec<T>* x, yvec<T>* y) {
+  unsigned a = 0;
+  run_vectors<T, false>(x, y, blockIdx.x * tile_vectors + threadIdx.x, threads, a);
+}
+
+template <class T>
+__global__ void __launch_bounds__(threads) onetile_block_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
+  const unsigned seen = threadIdx.x == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
+  unsigned a = 0;
+  run_vectors<T, true>(x, y, blockIdx.x * tile_vectors + threadIdx.x, threads, a);
+  block_end<false>(a, seen, target);
+}
+
+template <class T>
+__global__ void __launch_bounds__(threads) onetile_warp_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
+  const unsigned seen = threadIdx.x % 32u == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
+  unsigned a = 0;
+  run_vectors<T, true>(x, y, blockIdx.x * tile_vectors + threadIdx.x, threads, a);
+  warp_end(a, seen, target);
+}
+
+template <class T>
+__global__ void __launch_bounds__(threads) static_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
+                                                         unsigned tiles) {
+  const unsigned seen = threadIdx.x % 32u == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
+  unsigned a = 0;
+  for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x)
+    run_vectors<T, true>(x, y, t * tile_vectors + threadIdx.x, threads, a);
+  warp_end(a, seen, target);
+}
+
+/// `static` with a block end; `Fresh`: the target read again at the end; `Publish`: the block's value after
+/// its first tile sent (block end) before the rest, and the target read again at the end.
+template <class T, bool Fresh, bool Publish>
+__global__ void __launch_bounds__(threads) static_block_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
+                                                               unsigned tiles) {
+  unsigned seen = threadIdx.x == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
+  unsigned a = 0;
+  unsigned t = blockIdx.x;
+  if (Publish && t < tiles) {
+    run_vectors<T, true>(x, y, t * tile_vectors + threadIdx.x, threads, a);
+    block_end<false>(a, seen, target);
+    t += gridDim.x;
+  }
+  for (; t < tiles; t += gridDim.x) run_vectors<T, true>(x, y, t * tile_vectors + threadIdx.x, threads, a);
+  block_end<Fresh || Publish>(a, seen, target);
+}
+
+template <class T>
+__global__ void __launch_bounds__(threads) onetile_fresh_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
+  unsigned a = 0;
+  run_vectors<T, true>(x, y, blockIdx.x * tile_vectors + threadIdx.x, threads, a);
+  block_end<true>(a, 0u, target);
+}
+
+/// Units of one tile's vectors a warp: the warp's 32 lanes take them in 4 steps of 2 vectors a lane.
+template <class T>
+__global__ void __launch_bounds__(threads) dyn_warp_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
+                                                           unsigned* counter, unsigned tiles) {
+  const unsigned lane = threadIdx.x % 32u;
+  const unsigned seen = lane == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
+  unsigned a = 0;
+  unsigned next = lane == 0 ? atomicAdd(counter, 1u) : 0u;
+  next = __shfl_sync(0xffffffffu, next, 0);
+  while (next < tiles) {
+    const unsigned unit = next;
+    unsigned after = lane == 0 ? atomicAdd(counter, 1u) : 0u;  // in flight while this unit is loaded
+#pragma unroll 1
+    for (int step = 0; step < tile_vectors / (32 * per_thread); ++step)
+      run_vectors<T, true>(x, y, unit * tile_vectors + step * 32 * per_thread + lane, 32, a);
+    next = __shfl_sync(0xffffffffu, after, 0);
+  }
+  warp_end(a, seen, target);
+}
+
+template <class T>
+__global__ void __launch_bounds__(threads) dyn_block_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
+                                                            unsigned* counter, unsigned tiles) {
+  __shared__ unsigned slot[2];
+  const unsigned seen = threadIdx.x % 32u == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
+  unsigned a = 0;
+  if (threadIdx.x == 0) slot[0] = atomicAdd(counter, 1u);
+  __syncthreads();
+  for (int k = 0;; k ^= 1) {
+    const unsigned t = slot[k];
+    if (t >= tiles) break;
+    unsigned after = 0;
+    if (threadIdx.x == 0) after = atomicAdd(counter, 1u);  // in flight while this tile is loaded
+    run_vectors<T, true>(x, y, t * tile_vectors + threadIdx.x, threads, a);
+    if (threadIdx.x == 0) slot[k ^ 1] = after;  // read after the barrier below
+    __syncthreads();
+  }
+  warp_end(a, seen, target);
+}
+
+template <class T>
+void run_type(const char* type, std::size_t log2n, int rounds) {
+  const std::size_t n = std::size_t{1} << log2n;
+  const std::size_t vectors = n / vec_of<T>;
+  const unsigned tiles = static_cast<unsigned>(vectors / tile_vectors);
+  std::vector<T> hx(n);
+  std::mt19937 rng(1234 + static_cast<unsigned>(log2n));
+  std::uniform_real_distribution<float> d(-300.f, 300.f);
+  float want = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    hx[i] = ewp::from_f<T>(d(rng));
+    want = std::fmax(want, std::fabs(ew::convert<float>(hx[i])));
+  }
+  ewp::device_buf<T> x(n);
+  ewp::device_buf<unsigned char> yref(n), y(n);
+  ewp::device_buf<unsigned> words(2);  // target, counter
+  CK(cudaMemcpy(x.p, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  const auto* xv = reinterpret_cast<const xvec<T>*>(x.p);
+  auto* yrv = reinterpret_cast<yvec<T>*>(yref.p);
+  auto* yv = reinterpret_cast<yvec<T>*>(y.p);
+  unsigned* target = words.p;
+  unsigned* counter = words.p + 1;
+  int dev = 0, sms = 0, resident = 0;
+  CK(cudaGetDevice(&dev));
+  CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, static_kernel<T>, threads, 0));
+  const unsigned wave = static_cast<unsigned>(sms * resident);
+  cast_kernel<T><<<tiles, threads>>>(xv, yrv);
+  CK(cudaGetLastError());
+  CK(cudaDeviceSynchronize());
+
+  struct impl {
+    std::string name;
+    bool amax;
+    std::function<void()> launch;
+  };
+  std::vector<impl> impls = {
+      {"cast", false, [&] { cast_kernel<T><<<tiles, threads>>>(xv, yv); }},
+      {"onetile_block", true, [&] { onetile_block_kernel<T><<<tiles, threads>>>(xv, yv, target); }},
+      {"onetile_warp", true, [&] { onetile_warp_kernel<T><<<tiles, threads>>>(xv, yv, target); }},
+      {"static", true, [&] { static_kernel<T><<<wave, threads>>>(xv, yv, target, tiles); }},
+      {"static_block", true, [&] { static_block_kernel<T, false, false><<<wave, threads>>>(xv, yv, target, tiles); }},
+      {"static_fresh", true, [&] { static_block_kernel<T, true, false><<<wave, threads>>>(xv, yv, target, tiles); }},
+      {"static_pub", true, [&] { static_block_kernel<T, true, true><<<wave, threads>>>(xv, yv, target, tiles); }},
+      {"static2_block", true, [&] { static_block_kernel<T, false, false><<<2 * wave, threads>>>(xv, yv, target, tiles); }},
+      {"static2_fresh", true, [&] { static_block_kernel<T, true, false><<<2 * wave, threads>>>(xv, yv, target, tiles); }},
+      {"onetile_fresh", true, [&] { onetile_fresh_kernel<T><<<tiles, threads>>>(xv, yv, target); }},
+      {"dyn_warp", true, [&] { dyn_warp_kernel<T><<<wave, threads>>>(xv, yv, target, counter, tiles); }},
+      {"dyn_block", true, [&] { dyn_block_kernel<T><<<wave, threads>>>(xv, yv, target, counter, tiles); }},
+  };
+  const double bytes = static_cast<double>(n) * (sizeof(T) + 1);
+  std::vector<std::vector<double>> us(impls.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t k = 0; k < impls.size(); ++k) {
+      cudaEvent_t a, b;
+      CK(cudaEventCreate(&a));
+      CK(cudaEventCreate(&b));
+      std::vector<float> t;
+      for (int i = 0; i < 17; ++i) {
+        CK(cudaMemsetAsync(ewp::flush_buf, i, ewp::flush_bytes));
+        CK(cudaMemsetAsync(words.p, 0, 2 * sizeof(unsigned)));
+        CK(cudaMemsetAsync(y.p, 0xff, n));
+        CK(cudaEventRecord(a));
+        impls[k].launch();
+        CK(cudaEventRecord(b));
+        CK(cudaEventSynchronize(b));
+        CK(cudaGetLastError());
+        float ms = 0;
+        CK(cudaEventElapsedTime(&ms, a, b));
+        if (i >= 2) t.push_back(ms * 1000.0f);
+      }
+      cudaEventDestroy(a);
+      cudaEventDestroy(b);
+      std::sort(t.begin(), t.end());
+      us[k].push_back(t[t.size() / 2]);
+      // The last launch's results.
+      std::vector<unsigned char> got(n), ref(n);
+      CK(cudaMemcpy(got.data(), y.p, n, cudaMemcpyDeviceToHost));
+      CK(cudaMemcpy(ref.data(), yref.p, n, cudaMemcpyDeviceToHost));
+      unsigned am = 0;
+      CK(cudaMemcpy(&am, target, sizeof(unsigned), cudaMemcpyDeviceToHost));
+      if (std::memcmp(got.data(), ref.data(), n) != 0 || (impls[k].amax && am != __builtin_bit_cast(unsigned, want))) {
+        std::printf("FAILED %s %s 2^%zu (amax %g, want %g)\n", impls[k].name.c_str(), type, log2n,
+                    __builtin_bit_cast(float, am), want);
+        std::exit(1);
+      }
+    }
+  }
+  double cast_us = 0;
+  for (std::size_t k = 0; k < impls.size(); ++k) {
+    std::sort(us[k].begin(), us[k].end());
+    const double m = us[k][(us[k].size() - 1) / 2];
+    if (k == 0) cast_us = m;
+    std::printf("| %s | 2^%zu | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, log2n, impls[k].name.c_str(), m,
+                bytes / m / 1e3, cast_us / m, us[k].front(), us[k].back());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 2;
+  CK(cudaMalloc(&ewp::flush_buf, ewp::flush_bytes));
+  cudaDeviceProp prop{};
+  CK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s; GB/s = (x read + y written) / median us; vs cast = cast time / time\n\n", prop.name);
+  std::printf("| type | n | impl | median us | GB/s | vs cast | medians of rounds |\n|---|---|---|---:|---:|---:|---|\n");
+  for (std::size_t e : {20, 24, 26, 28}) {
+    run_type<float>("f32", e, rounds);
+    run_type<__nv_bfloat16>("bf16", e, rounds);
+  }
+  return 0;
+}
