@@ -15,7 +15,13 @@
 //   wave); `static_fresh`: the target read again by thread 0 at the end, before the block reduction;
 //   `static_pub`: the block's value after its first tile sent, and the target read again at the end;
 //   `static2_block`, `static2_fresh`: two waves' blocks (ew's 32 an SM);
+// - `static_chunk`: one wave, each block taking a run of consecutive tiles (not grid-stride);
+// - `static_pipe`: one wave grid-stride, each thread loading its next tile before storing the current one;
 // - `onetile_fresh`: one tile a block, the target read at the end only;
+// - `ow_onetile`, `ow_wave`: an overwrite target's end as ew's (`block_overwrite_ordered`: the key's
+//   atomic maximum and a ticket a block on one counter) over one tile a block (at most 8192 blocks, the
+//   workspace's) or one looping wave; `_c32`: the ticket in two levels, 32 counters of the blocks' classes
+//   and one of the classes;
 // - `dyn_warp`: the same wave, each warp taking units of one tile's vectors from a counter (an atomic add
 //   by lane 0, the next unit's taken while the current one is loaded), warp ends;
 // - `dyn_block`: the same wave, thread 0 taking whole tiles from the counter for the block (two shared
@@ -162,6 +168,93 @@ __global__ void __launch_bounds__(threads) static_block_kernel(const xvec<T>* x,
   block_end<Fresh || Publish>(a, seen, target);
 }
 
+/// One wave looping, block `b` taking the consecutive tiles `[b * k, (b + 1) * k)` (every block's own
+/// stream) rather than grid-stride; block end.
+template <class T>
+__global__ void __launch_bounds__(threads) static_chunk_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
+                                                               unsigned tiles) {
+  const unsigned seen = threadIdx.x == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
+  unsigned a = 0;
+  const unsigned k = (tiles + gridDim.x - 1) / gridDim.x;
+  const unsigned end = min(tiles, (blockIdx.x + 1) * k);
+  for (unsigned t = blockIdx.x * k; t < end; ++t)
+    run_vectors<T, true>(x, y, t * tile_vectors + threadIdx.x, threads, a);
+  block_end<false>(a, seen, target);
+}
+
+/// One wave looping grid-stride, each thread loading its next tile's vectors before it stores the current
+/// one's (software-pipelined: 4 vectors a thread in flight across the tile boundary); block end.
+template <class T>
+__global__ void __launch_bounds__(threads) static_pipe_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
+                                                              unsigned tiles) {
+  const unsigned seen = threadIdx.x == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
+  unsigned a = 0;
+  unsigned t = blockIdx.x;
+  xvec<T> cur[per_thread], nxt[per_thread];
+  if (t < tiles) {
+#pragma unroll
+    for (int u = 0; u < per_thread; ++u) cur[u] = x[t * tile_vectors + threadIdx.x + u * threads];
+  }
+  while (t < tiles) {
+    const unsigned n = t + gridDim.x;
+    if (n < tiles) {
+#pragma unroll
+      for (int u = 0; u < per_thread; ++u) nxt[u] = x[n * tile_vectors + threadIdx.x + u * threads];
+    }
+#pragma unroll
+    for (int u = 0; u < per_thread; ++u) {
+      unsigned b = 0;
+      y[t * tile_vectors + threadIdx.x + u * threads] = quant<T>(cur[u], b);
+      a = max(a, b);
+      cur[u] = nxt[u];
+    }
+    t = n;
+  }
+  block_end<false>(a, seen, target);
+}
+
+__device__ __forceinline__ unsigned ticket(unsigned* counter, unsigned last) {
+  unsigned old;
+  asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;" : "=r"(old) : "l"(counter), "r"(last) : "memory");
+  return old;
+}
+
+/// An overwrite target's end as ew's `block_overwrite_ordered`: the block's amax reduced, thread 0 sends
+/// it to the key word (`words[2]`) as an atomic maximum and takes a ticket; the last block exchanges the
+/// key for zero into `*target`. `Classes` above 1: the ticket in two levels, block `b` counting in
+/// `words[4 + b % Classes]` (the blocks of its class), the last of a class in `words[3]` (the classes).
+template <int Classes>
+__device__ __forceinline__ void overwrite_end(unsigned a, unsigned* target, unsigned* words) {
+  __shared__ unsigned part[threads / 32];
+  for (int off = 16; off > 0; off /= 2) a = max(a, __shfl_down_sync(0xffffffffu, a, off));
+  if (threadIdx.x % 32u == 0) part[threadIdx.x / 32u] = a;
+  __syncthreads();
+  if (threadIdx.x == 0) {
+    for (int w = 1; w < threads / 32; ++w) a = max(a, part[w]);
+    atomicMax(words + 2, a);
+    bool last;
+    if (Classes <= 1) {
+      last = ticket(words + 3, gridDim.x - 1u) == gridDim.x - 1u;
+    } else {
+      const unsigned c = blockIdx.x % Classes;
+      const unsigned members = gridDim.x / Classes + (c < gridDim.x % Classes ? 1u : 0u);
+      const unsigned classes = gridDim.x < Classes ? gridDim.x : Classes;
+      last = ticket(words + 4 + c, members - 1u) == members - 1u &&
+             ticket(words + 3, classes - 1u) == classes - 1u;
+    }
+    if (last) *target = atomicExch(words + 2, 0u);
+  }
+}
+
+template <class T, int Classes>
+__global__ void __launch_bounds__(threads) overwrite_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
+                                                            unsigned* words, unsigned tiles) {
+  unsigned a = 0;
+  for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x)
+    run_vectors<T, true>(x, y, t * tile_vectors + threadIdx.x, threads, a);
+  overwrite_end<Classes>(a, target, words);
+}
+
 template <class T>
 __global__ void __launch_bounds__(threads) onetile_fresh_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
   unsigned a = 0;
@@ -224,8 +317,9 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
   }
   ewp::device_buf<T> x(n);
   ewp::device_buf<unsigned char> yref(n), y(n);
-  ewp::device_buf<unsigned> words(2);  // target, counter
+  ewp::device_buf<unsigned> words(64);  // target, counter, the overwrite's key and tickets
   CK(cudaMemcpy(x.p, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  CK(cudaMemset(words.p, 0, 64 * sizeof(unsigned)));  // the overwrite's key and tickets: zero between launches
   const auto* xv = reinterpret_cast<const xvec<T>*>(x.p);
   auto* yrv = reinterpret_cast<yvec<T>*>(yref.p);
   auto* yv = reinterpret_cast<yvec<T>*>(y.p);
@@ -236,6 +330,9 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
   CK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev));
   CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident, static_kernel<T>, threads, 0));
   const unsigned wave = static_cast<unsigned>(sms * resident);
+  int resident_pipe = 0;
+  CK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&resident_pipe, static_pipe_kernel<T>, threads, 0));
+  const unsigned wave_pipe = static_cast<unsigned>(sms * resident_pipe);  // its own: 38 registers for bf16
   cast_kernel<T><<<tiles, threads>>>(xv, yrv);
   CK(cudaGetLastError());
   CK(cudaDeviceSynchronize());
@@ -255,6 +352,12 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
       {"static_pub", true, [&] { static_block_kernel<T, true, true><<<wave, threads>>>(xv, yv, target, tiles); }},
       {"static2_block", true, [&] { static_block_kernel<T, false, false><<<2 * wave, threads>>>(xv, yv, target, tiles); }},
       {"static2_fresh", true, [&] { static_block_kernel<T, true, false><<<2 * wave, threads>>>(xv, yv, target, tiles); }},
+      {"static_chunk", true, [&] { static_chunk_kernel<T><<<wave, threads>>>(xv, yv, target, tiles); }},
+      {"static_pipe", true, [&] { static_pipe_kernel<T><<<wave_pipe, threads>>>(xv, yv, target, tiles); }},
+      {"ow_onetile", true, [&] { overwrite_kernel<T, 1><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles); }},
+      {"ow_onetile_c32", true, [&] { overwrite_kernel<T, 32><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles); }},
+      {"ow_wave", true, [&] { overwrite_kernel<T, 1><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
+      {"ow_wave_c32", true, [&] { overwrite_kernel<T, 32><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
       {"onetile_fresh", true, [&] { onetile_fresh_kernel<T><<<tiles, threads>>>(xv, yv, target); }},
       {"dyn_warp", true, [&] { dyn_warp_kernel<T><<<wave, threads>>>(xv, yv, target, counter, tiles); }},
       {"dyn_block", true, [&] { dyn_block_kernel<T><<<wave, threads>>>(xv, yv, target, counter, tiles); }},
@@ -270,6 +373,7 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
       for (int i = 0; i < 17; ++i) {
         CK(cudaMemsetAsync(ewp::flush_buf, i, ewp::flush_bytes));
         CK(cudaMemsetAsync(words.p, 0, 2 * sizeof(unsigned)));
+        if (impls[k].name.rfind("ow_", 0) == 0) CK(cudaMemsetAsync(words.p, 0xff, sizeof(unsigned)));  // replaced
         CK(cudaMemsetAsync(y.p, 0xff, n));
         CK(cudaEventRecord(a));
         impls[k].launch();
