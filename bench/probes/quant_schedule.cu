@@ -21,7 +21,8 @@
 // - `ow_onetile`, `ow_wave`: an overwrite target's end as ew's (`block_overwrite_ordered`: the key's
 //   atomic maximum and a ticket a block on one counter) over one tile a block (at most 8192 blocks, the
 //   workspace's) or one looping wave; `_c32`: the ticket in two levels, 32 counters of the blocks' classes
-//   and one of the classes;
+//   and one of the classes; `_late`: the last tile's stores after the block's end (its ticket's fence then
+//   waits for no store of that tile);
 // - `dyn_warp`: the same wave, each warp taking units of one tile's vectors from a counter (an atomic add
 //   by lane 0, the next unit's taken while the current one is loaded), warp ends;
 // - `dyn_block`: the same wave, thread 0 taking whole tiles from the counter for the block (two shared
@@ -255,6 +256,36 @@ __global__ void __launch_bounds__(threads) overwrite_kernel(const xvec<T>* x, yv
   overwrite_end<Classes>(a, target, words);
 }
 
+/// `overwrite_kernel<T, 1>` with the last tile's stores after the block's end: its vectors are loaded and
+/// converted, the block's amax goes to the key and the ticket is taken, and only then are they stored, so
+/// that the ticket's fence does not wait for them.
+template <class T>
+__global__ void __launch_bounds__(threads) overwrite_late_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
+                                                                 unsigned* words, unsigned tiles) {
+  unsigned a = 0;
+  unsigned t = blockIdx.x;
+  for (; t + gridDim.x < tiles; t += gridDim.x)
+    run_vectors<T, true>(x, y, t * tile_vectors + threadIdx.x, threads, a);
+  yvec<T> last[per_thread];
+  const bool has_last = t < tiles;
+  if (has_last) {
+    xvec<T> r[per_thread];
+#pragma unroll
+    for (int u = 0; u < per_thread; ++u) r[u] = x[t * tile_vectors + threadIdx.x + u * threads];
+#pragma unroll
+    for (int u = 0; u < per_thread; ++u) {
+      unsigned b = 0;
+      last[u] = quant<T>(r[u], b);
+      a = max(a, b);
+    }
+  }
+  overwrite_end<1>(a, target, words);
+  if (has_last) {
+#pragma unroll
+    for (int u = 0; u < per_thread; ++u) y[t * tile_vectors + threadIdx.x + u * threads] = last[u];
+  }
+}
+
 template <class T>
 __global__ void __launch_bounds__(threads) onetile_fresh_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
   unsigned a = 0;
@@ -357,6 +388,8 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
       {"ow_onetile", true, [&] { overwrite_kernel<T, 1><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles); }},
       {"ow_onetile_c32", true, [&] { overwrite_kernel<T, 32><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles); }},
       {"ow_wave", true, [&] { overwrite_kernel<T, 1><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
+      {"ow_onetile_late", true, [&] { overwrite_late_kernel<T><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles); }},
+      {"ow_wave_late", true, [&] { overwrite_late_kernel<T><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
       {"ow_wave_c32", true, [&] { overwrite_kernel<T, 32><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
       {"onetile_fresh", true, [&] { onetile_fresh_kernel<T><<<tiles, threads>>>(xv, yv, target); }},
       {"dyn_warp", true, [&] { dyn_warp_kernel<T><<<wave, threads>>>(xv, yv, target, counter, tiles); }},
