@@ -47,7 +47,7 @@
 
 namespace {
 
-constexpr int threads = 128;  // ew's block for a unary op
+constexpr int threads = 128;   // ew's block for a unary op
 constexpr int per_thread = 2;  // vectors of x a thread has in flight
 constexpr int tile_vectors = threads * per_thread;
 constexpr float scale = 0.75f;
@@ -127,7 +127,8 @@ __global__ void __launch_bounds__(threads) cast_kernel(const xvec<T>* x, yvec<T>
 }
 
 template <class T>
-__global__ void __launch_bounds__(threads) onetile_block_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
+__global__ void __launch_bounds__(threads)
+    onetile_block_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
   const unsigned seen = threadIdx.x == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
   unsigned a = 0;
   run_vectors<T, true>(x, y, blockIdx.x * tile_vectors + threadIdx.x, threads, a);
@@ -135,7 +136,8 @@ __global__ void __launch_bounds__(threads) onetile_block_kernel(const xvec<T>* x
 }
 
 template <class T>
-__global__ void __launch_bounds__(threads) onetile_warp_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
+__global__ void __launch_bounds__(threads)
+    onetile_warp_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
   const unsigned seen = threadIdx.x % 32u == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
   unsigned a = 0;
   run_vectors<T, true>(x, y, blockIdx.x * tile_vectors + threadIdx.x, threads, a);
@@ -143,8 +145,8 @@ __global__ void __launch_bounds__(threads) onetile_warp_kernel(const xvec<T>* x,
 }
 
 template <class T>
-__global__ void __launch_bounds__(threads) static_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
-                                                         unsigned tiles) {
+__global__ void __launch_bounds__(threads)
+    static_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target, unsigned tiles) {
   const unsigned seen = threadIdx.x % 32u == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
   unsigned a = 0;
   for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x)
@@ -155,8 +157,8 @@ __global__ void __launch_bounds__(threads) static_kernel(const xvec<T>* x, yvec<
 /// `static` with a block end; `Fresh`: the target read again at the end; `Publish`: the block's value after
 /// its first tile sent (block end) before the rest, and the target read again at the end.
 template <class T, bool Fresh, bool Publish>
-__global__ void __launch_bounds__(threads) static_block_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
-                                                               unsigned tiles) {
+__global__ void __launch_bounds__(threads)
+    static_block_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target, unsigned tiles) {
   unsigned seen = threadIdx.x == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
   unsigned a = 0;
   unsigned t = blockIdx.x;
@@ -172,8 +174,8 @@ __global__ void __launch_bounds__(threads) static_block_kernel(const xvec<T>* x,
 /// One wave looping, block `b` taking the consecutive tiles `[b * k, (b + 1) * k)` (every block's own
 /// stream) rather than grid-stride; block end.
 template <class T>
-__global__ void __launch_bounds__(threads) static_chunk_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
-                                                               unsigned tiles) {
+__global__ void __launch_bounds__(threads)
+    static_chunk_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target, unsigned tiles) {
   const unsigned seen = threadIdx.x == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
   unsigned a = 0;
   const unsigned k = (tiles + gridDim.x - 1) / gridDim.x;
@@ -186,8 +188,8 @@ __global__ void __launch_bounds__(threads) static_chunk_kernel(const xvec<T>* x,
 /// One wave looping grid-stride, each thread loading its next tile's vectors before it stores the current
 /// one's (software-pipelined: 4 vectors a thread in flight across the tile boundary); block end.
 template <class T>
-__global__ void __launch_bounds__(threads) static_pipe_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
-                                                              unsigned tiles) {
+__global__ void __launch_bounds__(threads)
+    static_pipe_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target, unsigned tiles) {
   const unsigned seen = threadIdx.x == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
   unsigned a = 0;
   unsigned t = blockIdx.x;
@@ -216,7 +218,10 @@ __global__ void __launch_bounds__(threads) static_pipe_kernel(const xvec<T>* x, 
 
 __device__ __forceinline__ unsigned ticket(unsigned* counter, unsigned last) {
   unsigned old;
-  asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;" : "=r"(old) : "l"(counter), "r"(last) : "memory");
+  asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;"
+               : "=r"(old)
+               : "l"(counter), "r"(last)
+               : "memory");
   return old;
 }
 
@@ -248,8 +253,8 @@ __device__ __forceinline__ void overwrite_end(unsigned a, unsigned* target, unsi
 }
 
 template <class T, int Classes>
-__global__ void __launch_bounds__(threads) overwrite_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
-                                                            unsigned* words, unsigned tiles) {
+__global__ void __launch_bounds__(threads)
+    overwrite_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target, unsigned* words, unsigned tiles) {
   unsigned a = 0;
   for (unsigned t = blockIdx.x; t < tiles; t += gridDim.x)
     run_vectors<T, true>(x, y, t * tile_vectors + threadIdx.x, threads, a);
@@ -260,8 +265,8 @@ __global__ void __launch_bounds__(threads) overwrite_kernel(const xvec<T>* x, yv
 /// converted, the block's amax goes to the key and the ticket is taken, and only then are they stored, so
 /// that the ticket's fence does not wait for them.
 template <class T>
-__global__ void __launch_bounds__(threads) overwrite_late_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
-                                                                 unsigned* words, unsigned tiles) {
+__global__ void __launch_bounds__(threads)
+    overwrite_late_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target, unsigned* words, unsigned tiles) {
   unsigned a = 0;
   unsigned t = blockIdx.x;
   for (; t + gridDim.x < tiles; t += gridDim.x)
@@ -287,7 +292,8 @@ __global__ void __launch_bounds__(threads) overwrite_late_kernel(const xvec<T>* 
 }
 
 template <class T>
-__global__ void __launch_bounds__(threads) onetile_fresh_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
+__global__ void __launch_bounds__(threads)
+    onetile_fresh_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target) {
   unsigned a = 0;
   run_vectors<T, true>(x, y, blockIdx.x * tile_vectors + threadIdx.x, threads, a);
   block_end<true>(a, 0u, target);
@@ -295,8 +301,8 @@ __global__ void __launch_bounds__(threads) onetile_fresh_kernel(const xvec<T>* x
 
 /// Units of one tile's vectors a warp: the warp's 32 lanes take them in 4 steps of 2 vectors a lane.
 template <class T>
-__global__ void __launch_bounds__(threads) dyn_warp_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
-                                                           unsigned* counter, unsigned tiles) {
+__global__ void __launch_bounds__(threads)
+    dyn_warp_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target, unsigned* counter, unsigned tiles) {
   const unsigned lane = threadIdx.x % 32u;
   const unsigned seen = lane == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
   unsigned a = 0;
@@ -314,8 +320,8 @@ __global__ void __launch_bounds__(threads) dyn_warp_kernel(const xvec<T>* x, yve
 }
 
 template <class T>
-__global__ void __launch_bounds__(threads) dyn_block_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target,
-                                                            unsigned* counter, unsigned tiles) {
+__global__ void __launch_bounds__(threads)
+    dyn_block_kernel(const xvec<T>* x, yvec<T>* y, unsigned* target, unsigned* counter, unsigned tiles) {
   __shared__ unsigned slot[2];
   const unsigned seen = threadIdx.x % 32u == 0 ? *static_cast<volatile unsigned*>(target) : 0u;
   unsigned a = 0;
@@ -350,7 +356,8 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
   ewp::device_buf<unsigned char> yref(n), y(n);
   ewp::device_buf<unsigned> words(64);  // target, counter, the overwrite's key and tickets
   CK(cudaMemcpy(x.p, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-  CK(cudaMemset(words.p, 0, 64 * sizeof(unsigned)));  // the overwrite's key and tickets: zero between launches
+  CK(cudaMemset(words.p, 0,
+                64 * sizeof(unsigned)));  // the overwrite's key and tickets: zero between launches
   const auto* xv = reinterpret_cast<const xvec<T>*>(x.p);
   auto* yrv = reinterpret_cast<yvec<T>*>(yref.p);
   auto* yv = reinterpret_cast<yvec<T>*>(y.p);
@@ -378,19 +385,32 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
       {"onetile_block", true, [&] { onetile_block_kernel<T><<<tiles, threads>>>(xv, yv, target); }},
       {"onetile_warp", true, [&] { onetile_warp_kernel<T><<<tiles, threads>>>(xv, yv, target); }},
       {"static", true, [&] { static_kernel<T><<<wave, threads>>>(xv, yv, target, tiles); }},
-      {"static_block", true, [&] { static_block_kernel<T, false, false><<<wave, threads>>>(xv, yv, target, tiles); }},
-      {"static_fresh", true, [&] { static_block_kernel<T, true, false><<<wave, threads>>>(xv, yv, target, tiles); }},
-      {"static_pub", true, [&] { static_block_kernel<T, true, true><<<wave, threads>>>(xv, yv, target, tiles); }},
-      {"static2_block", true, [&] { static_block_kernel<T, false, false><<<2 * wave, threads>>>(xv, yv, target, tiles); }},
-      {"static2_fresh", true, [&] { static_block_kernel<T, true, false><<<2 * wave, threads>>>(xv, yv, target, tiles); }},
+      {"static_block", true,
+       [&] { static_block_kernel<T, false, false><<<wave, threads>>>(xv, yv, target, tiles); }},
+      {"static_fresh", true,
+       [&] { static_block_kernel<T, true, false><<<wave, threads>>>(xv, yv, target, tiles); }},
+      {"static_pub", true,
+       [&] { static_block_kernel<T, true, true><<<wave, threads>>>(xv, yv, target, tiles); }},
+      {"static2_block", true,
+       [&] { static_block_kernel<T, false, false><<<2 * wave, threads>>>(xv, yv, target, tiles); }},
+      {"static2_fresh", true,
+       [&] { static_block_kernel<T, true, false><<<2 * wave, threads>>>(xv, yv, target, tiles); }},
       {"static_chunk", true, [&] { static_chunk_kernel<T><<<wave, threads>>>(xv, yv, target, tiles); }},
       {"static_pipe", true, [&] { static_pipe_kernel<T><<<wave_pipe, threads>>>(xv, yv, target, tiles); }},
-      {"ow_onetile", true, [&] { overwrite_kernel<T, 1><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles); }},
-      {"ow_onetile_c32", true, [&] { overwrite_kernel<T, 32><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles); }},
-      {"ow_wave", true, [&] { overwrite_kernel<T, 1><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
-      {"ow_onetile_late", true, [&] { overwrite_late_kernel<T><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles); }},
-      {"ow_wave_late", true, [&] { overwrite_late_kernel<T><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
-      {"ow_wave_c32", true, [&] { overwrite_kernel<T, 32><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
+      {"ow_onetile", true,
+       [&] { overwrite_kernel<T, 1><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles); }},
+      {"ow_onetile_c32", true,
+       [&] { overwrite_kernel<T, 32><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles); }},
+      {"ow_wave", true,
+       [&] { overwrite_kernel<T, 1><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
+      {"ow_onetile_late", true,
+       [&] {
+         overwrite_late_kernel<T><<<std::min(tiles, 8192u), threads>>>(xv, yv, target, words.p, tiles);
+       }},
+      {"ow_wave_late", true,
+       [&] { overwrite_late_kernel<T><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
+      {"ow_wave_c32", true,
+       [&] { overwrite_kernel<T, 32><<<std::min(tiles, wave), threads>>>(xv, yv, target, words.p, tiles); }},
       {"onetile_fresh", true, [&] { onetile_fresh_kernel<T><<<tiles, threads>>>(xv, yv, target); }},
       {"dyn_warp", true, [&] { dyn_warp_kernel<T><<<wave, threads>>>(xv, yv, target, counter, tiles); }},
       {"dyn_block", true, [&] { dyn_block_kernel<T><<<wave, threads>>>(xv, yv, target, counter, tiles); }},
@@ -406,7 +426,8 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
       for (int i = 0; i < 17; ++i) {
         CK(cudaMemsetAsync(ewp::flush_buf, i, ewp::flush_bytes));
         CK(cudaMemsetAsync(words.p, 0, 2 * sizeof(unsigned)));
-        if (impls[k].name.rfind("ow_", 0) == 0) CK(cudaMemsetAsync(words.p, 0xff, sizeof(unsigned)));  // replaced
+        if (impls[k].name.rfind("ow_", 0) == 0)
+          CK(cudaMemsetAsync(words.p, 0xff, sizeof(unsigned)));  // replaced
         CK(cudaMemsetAsync(y.p, 0xff, n));
         CK(cudaEventRecord(a));
         impls[k].launch();
@@ -427,7 +448,8 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
       CK(cudaMemcpy(ref.data(), yref.p, n, cudaMemcpyDeviceToHost));
       unsigned am = 0;
       CK(cudaMemcpy(&am, target, sizeof(unsigned), cudaMemcpyDeviceToHost));
-      if (std::memcmp(got.data(), ref.data(), n) != 0 || (impls[k].amax && am != __builtin_bit_cast(unsigned, want))) {
+      if (std::memcmp(got.data(), ref.data(), n) != 0 ||
+          (impls[k].amax && am != __builtin_bit_cast(unsigned, want))) {
         std::printf("FAILED %s %s 2^%zu (amax %g, want %g)\n", impls[k].name.c_str(), type, log2n,
                     __builtin_bit_cast(float, am), want);
         std::exit(1);
@@ -439,8 +461,8 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
     std::sort(us[k].begin(), us[k].end());
     const double m = us[k][(us[k].size() - 1) / 2];
     if (k == 0) cast_us = m;
-    std::printf("| %s | 2^%zu | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, log2n, impls[k].name.c_str(), m,
-                bytes / m / 1e3, cast_us / m, us[k].front(), us[k].back());
+    std::printf("| %s | 2^%zu | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, log2n, impls[k].name.c_str(),
+                m, bytes / m / 1e3, cast_us / m, us[k].front(), us[k].back());
   }
 }
 
@@ -452,7 +474,9 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   CK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s; GB/s = (x read + y written) / median us; vs cast = cast time / time\n\n", prop.name);
-  std::printf("| type | n | impl | median us | GB/s | vs cast | medians of rounds |\n|---|---|---|---:|---:|---:|---|\n");
+  std::printf(
+      "| type | n | impl | median us | GB/s | vs cast | medians of rounds "
+      "|\n|---|---|---|---:|---:|---:|---|\n");
   for (std::size_t e : {20, 24, 26, 28}) {
     run_type<float>("f32", e, rounds);
     run_type<__nv_bfloat16>("bf16", e, rounds);

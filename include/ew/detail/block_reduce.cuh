@@ -186,28 +186,20 @@ __device__ __forceinline__ T block_reduce(T v) {
 }
 
 /// Reduces `a.acc` over the block and combines the result into `*a.target` with one atomic (thread 0).
-/// `reread`: a monotone target is read again (thread 0, before the block reduction, whose barrier hides
-/// the load) rather than compared with what it held at the block's start. Every thread of the block must
-/// call it.
+/// Every thread of the block must call it.
 template <class Acc>
-__device__ __forceinline__ void block_combine_into(const Acc& a, bool reread) {
+__device__ __forceinline__ void block_combine_into(const Acc& a) {
   using R = typename Acc::reduction;
   using T = typename Acc::value_type;
-  T seen = a.seen;
-  // A capped grid's blocks all start together and read the target before any block has combined into
-  // it, so at their end every block would send its atomic. Read again at the end, it holds what the
-  // blocks that ended first sent: the fused FP8 quantize at 2^24 elements on the H100 ran at 0.960 of the
-  // cast against 0.918 (bf16; f32 0.974 against 0.965), the same at 2^26 and 2^28 (probe 23,
-  // docs/PERFORMANCE.md).
-  if (R::monotone && reread && threadIdx.x == 0) seen = *static_cast<volatile const T*>(a.target);
   const T v = block_reduce<R>(a.acc);
   if (threadIdx.x == 0) {
-    // A max, min or amax can only move `*target` one way, and it held at least `seen`: a block value that
-    // does not pass it would change nothing, so its atomic is left out (NaN fails the comparison and goes
-    // through). Without it, at 2^28 f32 every one of 262,144 blocks sent an atomic to the one address, and
-    // the fused quantize ran at 0.63 of the plain cast on the H200 (docs/PERFORMANCE.md, change 9).
+    // A max, min or amax can only move `*target` one way, and it held at least `a.seen` when the block
+    // began: a block value that does not pass it would change nothing, so its atomic is left out (NaN
+    // fails the comparison and goes through). One load per block, issued at the block's start, read here.
+    // Without it, at 2^28 f32 every one of 262,144 blocks sent an atomic to the one address, and the
+    // fused quantize ran at 0.63 of the plain cast on the H200 (docs/PERFORMANCE.md, change 9).
     if (!R::monotone ||
-        !(R::combine(v, seen) == seen && v == v && seen == seen && !(v == T(0) && seen == T(0)))) {
+        !(R::combine(v, a.seen) == a.seen && v == v && a.seen == a.seen && !(v == T(0) && a.seen == T(0)))) {
       atomic_combine<R>(a.target, v);
     }
   }

@@ -246,8 +246,7 @@ EW_KERNEL void __launch_bounds__(tuning::max_block_threads)
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
   if constexpr (has_side_reductions_v<Op>) {
     finish_side_reductions(elementwise_grid_thread<Op, Vec, Unroll, ScalarUnroll>(
-                               start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x),
-                           s);
+        start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x));
   } else {
     elementwise_grid_thread<Op, Vec, Unroll, ScalarUnroll>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
   }

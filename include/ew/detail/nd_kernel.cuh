@@ -331,8 +331,7 @@ EW_KERNEL void __launch_bounds__(Threads, MinBlocks)
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
   if constexpr (has_side_reductions_v<Op>) {
     finish_side_reductions(nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(
-                               start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x),
-                           s);
+        start_side_reductions(op), p, s, outs, ins, blockIdx.x, threadIdx.x));
   } else {
     nd_grid_thread<Op, Vec, VecRows, VecCols, ScalarRows, R>(op, p, s, outs, ins, blockIdx.x, threadIdx.x);
   }

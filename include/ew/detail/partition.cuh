@@ -99,11 +99,6 @@ struct launch_shape {
   /// Set by `plan_launch` (launch_shape.cuh); cleared where a launch with side reductions caps the grid
   /// (`side_reduction_shape`, side_reduction.cuh).
   bool whole_tiles = false;
-  /// The blocks loop over tiles because a launch with side reductions capped the grid
-  /// (`side_reduction_shape`): a block's end reads what a `max`, `min` or `amax` target holds again before
-  /// deciding whether its atomic could change it (`block_combine_into`), rather than trusting what it
-  /// read at the block's start.
-  bool capped_reduction = false;
 };
 
 /// Walks the vector tiles of thread `thread` of block `block` in a launch of shape `s` over partition `p`.

@@ -185,7 +185,7 @@ EW_KERNEL void __launch_bounds__(Threads)
   if constexpr (has_side_reductions_v<Op>) {
     row_thread<Op, Vec, Unroll, OutPtrs, Ins> t{start_side_reductions(op), outs, ins, p};
     run(t);
-    finish_side_reductions(t.op, s);
+    finish_side_reductions(t.op);
   } else {
     row_thread<Op, Vec, Unroll, OutPtrs, Ins> t{op, outs, ins, p};
     run(t);

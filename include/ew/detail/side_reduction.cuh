@@ -137,11 +137,8 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
   /// programmatic-launch wait), so that `block_finish` can leave out atomics that would change nothing.
   __device__ __forceinline__ void prefetch() const { prefetch_all(cuda::std::index_sequence_for<Acc...>{}); }
 
-  /// The block's reduction and its atomics; every thread of the block calls it (device only). `reread`:
-  /// the monotone targets are read again before the block reduction (`block_combine_into`).
-  __device__ __forceinline__ void block_finish(bool reread) const {
-    block_all(reread, cuda::std::index_sequence_for<Acc...>{});
-  }
+  /// The block's reduction and its atomics; every thread of the block calls it (device only).
+  __device__ __forceinline__ void block_finish() const { block_all(cuda::std::index_sequence_for<Acc...>{}); }
 
   /// What a launch of no elements does (`overwrite_identity_kernel`): each `ew::reduce_overwrite` location
   /// takes the reduction's identity, the reduction of no values; `ew::reduce_into` ones keep their value
@@ -177,18 +174,18 @@ struct side_reducing_op<Op, cuda::std::index_sequence<A...>, cuda::std::index_se
     (prefetch_one(cuda::std::get<K>(acc)), ...);
   }
   template <class Ac>
-  __device__ __forceinline__ static void block_one(const Ac& a, bool reread) {
+  __device__ __forceinline__ static void block_one(const Ac& a) {
     if constexpr (Ac::overwrite && Ac::reduction::monotone) {
       block_overwrite_ordered(a);
     } else if constexpr (Ac::overwrite) {
       block_overwrite(a);
     } else {
-      block_combine_into(a, reread);
+      block_combine_into(a);
     }
   }
   template <std::size_t... K>
-  __device__ __forceinline__ void block_all(bool reread, cuda::std::index_sequence<K...>) const {
-    (block_one(cuda::std::get<K>(acc), reread), ...);
+  __device__ __forceinline__ void block_all(cuda::std::index_sequence<K...>) const {
+    (block_one(cuda::std::get<K>(acc)), ...);
   }
   template <class Ac>
   EW_HD static void identity_one(const Ac& a) {
@@ -294,8 +291,7 @@ inline constexpr unsigned side_reduction_static_smem<side_reducing_op<Op, AP, SP
     ((32u * sizeof(typename Acc::value_type) + 16u) + ... + 0u);
 
 /// `shape` capped by `side_reduction_blocks` for an op with side reductions `Op` (unchanged without).
-/// A capped grid is no longer one tile a block, so it leaves the whole-tile path, and its blocks' ends read
-/// the monotone targets again (`launch_shape::capped_reduction`).
+/// A capped grid is no longer one tile a block, so it leaves the whole-tile path.
 template <class Op>
 EW_HD launch_shape side_reduction_shape(launch_shape shape, int sm_count, const tuning::launch_policy& policy,
                                         int resident_per_sm = 0) {
@@ -305,7 +301,6 @@ EW_HD launch_shape side_reduction_shape(launch_shape shape, int sm_count, const 
     if (blocks < shape.blocks) {
       shape.blocks = blocks;
       shape.whole_tiles = false;
-      shape.capped_reduction = true;
     }
   }
   return shape;
@@ -324,11 +319,10 @@ EW_KERNEL void overwrite_identity_kernel(Op op) {
 }
 #pragma nv_diagnostic pop
 
-/// The kernel's end of a thread with side reductions: the block's reduction and atomics, the monotone
-/// targets read again first in a capped grid (`launch_shape::capped_reduction`).
+/// The kernel's end of a thread with side reductions: the block's reduction and atomics.
 template <class Op>
-__device__ __forceinline__ void finish_side_reductions(const Op& op, const launch_shape& s) {
-  if constexpr (has_side_reductions_v<Op>) op.block_finish(s.capped_reduction);
+__device__ __forceinline__ void finish_side_reductions(const Op& op) {
+  if constexpr (has_side_reductions_v<Op>) op.block_finish();
 }
 
 /// The kernel's start: `op` with the targets' values read (thread 0), or `op` itself without reductions.

@@ -357,7 +357,7 @@ EW_KERNEL void __launch_bounds__(Shape::value.block_threads, Shape::value.min_bl
   if constexpr (has_side_reductions_v<Op>) {
     tile_thread<Op, Vec, Shape, S, R, Outs, Ins> t{start_side_reductions(op), outs, ins, p};
     run(t);
-    finish_side_reductions(t.op, s);
+    finish_side_reductions(t.op);
   } else {
     tile_thread<Op, Vec, Shape, S, R, Outs, Ins> t{op, outs, ins, p};
     run(t);
