@@ -216,13 +216,9 @@ __global__ void __launch_bounds__(threads)
   block_end<false>(a, seen, target);
 }
 
+/// ew's ticket (block_reduce.cuh): an acquire-release `atomicInc`.
 __device__ __forceinline__ unsigned ticket(unsigned* counter, unsigned last) {
-  unsigned old;
-  asm volatile("atom.acq_rel.gpu.global.inc.u32 %0, [%1], %2;"
-               : "=r"(old)
-               : "l"(counter), "r"(last)
-               : "memory");
-  return old;
+  return ew::detail::ticket_acq_rel(counter, last);
 }
 
 /// An overwrite target's end as ew's `block_overwrite_ordered`: the block's amax reduced, thread 0 sends
