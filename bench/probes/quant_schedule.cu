@@ -7,8 +7,7 @@
 // shape (128 threads, two 16-byte vectors of x a thread in flight), so that only the schedule differs:
 // - `cast`: one tile a block, no amax (the bar);
 // - `onetile_block`: one tile a block, the amax reduced over the block (shuffles, shared memory, a barrier)
-//   and one atomic by thread 0 where it passes what the target held when the block began (ew before
-//   change 58);
+//   and one atomic by thread 0 where it passes what the target held when the block began (ew's end);
 // - `onetile_warp`: the same with each warp's `redux.sync` and atomic instead (change 58, no barrier);
 // - `static`: one wave of resident blocks looping over the tiles grid-stride, warp ends;
 // - `static_block`: the same with a block end, `seen` read at the block's start (ew's capped grid, one
@@ -23,14 +22,17 @@
 //   workspace's) or one looping wave; `_c32`: the ticket in two levels, 32 counters of the blocks' classes
 //   and one of the classes; `_late`: the last tile's stores after the block's end (its ticket's fence then
 //   waits for no store of that tile);
-// - `dyn_warp`: the same wave, each warp taking units of one tile's vectors from a counter (an atomic add
+// - `dyn_warp`: one looping wave, each warp taking units of one tile's vectors from a counter (an atomic add
 //   by lane 0, the next unit's taken while the current one is loaded), warp ends;
-// - `dyn_block`: the same wave, thread 0 taking whole tiles from the counter for the block (two shared
+// - `dyn_block`: one looping wave, thread 0 taking whole tiles from the counter for the block (two shared
 //   slots, one barrier a tile), warp ends.
 // The counter is zeroed, untimed, before each launch. Timing: median of 15 after 2 warm-ups, L2 flushed by
-// a 512 MiB memset before each, the implementations interleaved, two rounds. Every y is compared with
-// `cast`'s bytes and every amax with the host's.
-// Build: nvcc -std=c++17 -O3 -arch=sm_90 -Iinclude bench/probes/quant_schedule.cu -o quant_schedule
+// a 512 MiB memset before each, the implementations interleaved, rounds of all of them as the first
+// argument says (2 by default; the median of the rounds' medians is printed, with their range). Every y is
+// compared with `cast`'s bytes and every amax with the host's. Results and discussion: docs/PERFORMANCE.md,
+// "Tenth session" (probe 23).
+// Build: `ninja ew_probe_quant_schedule`, or
+// nvcc -std=c++17 -O3 -arch=sm_90 -Iinclude bench/probes/quant_schedule.cu -o quant_schedule
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
 
