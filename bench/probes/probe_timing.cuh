@@ -1,9 +1,9 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// What the N-d probes (nd_shape.cu, nd_cols.cu, flat_rows.cu, vector_row_parts.cu) share: a checked CUDA
-// call, element conversion, a device array, and the median time of a launch over 15 samples after 2
-// warm-ups, with the L2 flushed by a 512 MiB memset before each.
+// What the probes (nd_shape.cu, nd_cols.cu, flat_rows.cu, vector_row_parts.cu, quant_schedule.cu) share: a
+// checked CUDA call, element conversion, a device array, and the median time of a launch over 15 samples
+// after 2 warm-ups, with the L2 flushed by a 512 MiB memset before each.
 
 #include <algorithm>
 #include <cstdio>
@@ -47,14 +47,17 @@ struct device_buf {
   ~device_buf() { cudaFree(p); }
 };
 
-template <class F>
-double time_us(F launch) {
+/// The median time of `launch` (below); `prepare` runs before each sample, after the flush and outside the
+/// timed region (poisoning outputs, zeroing counters).
+template <class F, class P>
+double time_us(F launch, P prepare) {
   cudaEvent_t a, b;
   CK(cudaEventCreate(&a));
   CK(cudaEventCreate(&b));
   std::vector<float> t;
   for (int i = 0; i < 17; ++i) {
     CK(cudaMemsetAsync(flush_buf, i, flush_bytes));
+    prepare();
     CK(cudaEventRecord(a));
     launch();
     CK(cudaEventRecord(b));
@@ -68,5 +71,10 @@ double time_us(F launch) {
   cudaEventDestroy(a);
   cudaEventDestroy(b);
   return t[t.size() / 2];
+}
+
+template <class F>
+double time_us(F launch) {
+  return time_us(launch, [] {});
 }
 }  // namespace ewp

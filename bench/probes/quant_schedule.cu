@@ -26,13 +26,12 @@
 //   by lane 0, the next unit's taken while the current one is loaded), warp ends;
 // - `dyn_block`: one looping wave, thread 0 taking whole tiles from the counter for the block (two shared
 //   slots, one barrier a tile), warp ends.
-// The counter is zeroed, untimed, before each launch. Timing: median of 15 after 2 warm-ups, L2 flushed by
-// a 512 MiB memset before each, the implementations interleaved, rounds of all of them as the first
-// argument says (2 by default; the median of the rounds' medians is printed, with their range). Every y is
-// compared with `cast`'s bytes and every amax with the host's. Results and discussion: docs/PERFORMANCE.md,
-// "Tenth session" (probe 23).
-// Build: `ninja ew_probe_quant_schedule`, or
-// nvcc -std=c++17 -O3 -arch=sm_90 -Iinclude bench/probes/quant_schedule.cu -o quant_schedule
+// The counter is zeroed, untimed, before each launch. Timing: probe_timing.cuh's (median of 15 after 2
+// warm-ups, L2 flushed by a 512 MiB memset before each), the implementations interleaved, rounds of all of
+// them as the first argument says (2 by default; the median of the rounds' medians is printed, with their
+// range). Every y is compared with `cast`'s bytes and every amax with the host's. Results and discussion:
+// docs/PERFORMANCE.md, "Tenth session" (probe 23). Build: `ninja ew_probe_quant_schedule`, or nvcc -std=c++17
+// -O3 -arch=sm_90 -Iinclude bench/probes/quant_schedule.cu -o quant_schedule
 #include <cuda_bf16.h>
 #include <cuda_fp8.h>
 
@@ -105,21 +104,29 @@ __device__ __forceinline__ void warp_end(unsigned amax, unsigned seen, unsigned*
   if (threadIdx.x % 32u == 0 && v > seen) atomicMax(target, v);
 }
 
-/// The block's amax into `*target` by thread 0 (shuffles, shared memory, a barrier), unless it does not
-/// pass `seen`; with `Fresh`, thread 0 loads the target again before the block reduction (its latency under
-/// the reduction's) and compares with that.
-template <bool Fresh>
-__device__ __forceinline__ void block_end(unsigned a, unsigned seen, unsigned* target) {
+/// `a` reduced over the block, in thread 0 (shuffles, one shared word a warp, a barrier, thread 0's loop):
+/// ew's block reduction (block_reduce.cuh) for this probe's fixed block. Every thread must call it; a
+/// second call needs a barrier before it (thread 0 reads the shared words last).
+__device__ __forceinline__ unsigned block_amax(unsigned a) {
   __shared__ unsigned part[threads / 32];
-  if (Fresh && threadIdx.x == 0) seen = *static_cast<volatile unsigned*>(target);
   for (int off = 16; off > 0; off /= 2) a = max(a, __shfl_down_sync(0xffffffffu, a, off));
   if (threadIdx.x % 32u == 0) part[threadIdx.x / 32u] = a;
   __syncthreads();
   if (threadIdx.x == 0) {
     for (int w = 1; w < threads / 32; ++w) a = max(a, part[w]);
-    if (a > seen) atomicMax(target, a);
   }
-  __syncthreads();
+  return a;
+}
+
+/// The block's amax into `*target` by thread 0 (shuffles, shared memory, a barrier), unless it does not
+/// pass `seen`; with `Fresh`, thread 0 loads the target again before the block reduction (its latency under
+/// the reduction's) and compares with that.
+template <bool Fresh>
+__device__ __forceinline__ void block_end(unsigned a, unsigned seen, unsigned* target) {
+  if (Fresh && threadIdx.x == 0) seen = *static_cast<volatile unsigned*>(target);
+  a = block_amax(a);
+  if (threadIdx.x == 0 && a > seen) atomicMax(target, a);
+  __syncthreads();  // `static_pub` calls it twice: the shared words are written again
 }
 
 template <class T>
@@ -229,12 +236,8 @@ __device__ __forceinline__ unsigned ticket(unsigned* counter, unsigned last) {
 /// `words[4 + b % Classes]` (the blocks of its class), the last of a class in `words[3]` (the classes).
 template <int Classes>
 __device__ __forceinline__ void overwrite_end(unsigned a, unsigned* target, unsigned* words) {
-  __shared__ unsigned part[threads / 32];
-  for (int off = 16; off > 0; off /= 2) a = max(a, __shfl_down_sync(0xffffffffu, a, off));
-  if (threadIdx.x % 32u == 0) part[threadIdx.x / 32u] = a;
-  __syncthreads();
+  a = block_amax(a);
   if (threadIdx.x == 0) {
-    for (int w = 1; w < threads / 32; ++w) a = max(a, part[w]);
     atomicMax(words + 2, a);
     bool last;
     if (Classes <= 1) {
@@ -354,8 +357,8 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
   ewp::device_buf<unsigned char> yref(n), y(n);
   ewp::device_buf<unsigned> words(64);  // target, counter, the overwrite's key and tickets
   CK(cudaMemcpy(x.p, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
-  CK(cudaMemset(words.p, 0,
-                64 * sizeof(unsigned)));  // the overwrite's key and tickets: zero between launches
+  // The overwrite's key and tickets start at zero, and each launch leaves them so.
+  CK(cudaMemset(words.p, 0, 64 * sizeof(unsigned)));
   const auto* xv = reinterpret_cast<const xvec<T>*>(x.p);
   auto* yrv = reinterpret_cast<yvec<T>*>(yref.p);
   auto* yv = reinterpret_cast<yvec<T>*>(y.p);
@@ -371,7 +374,8 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
   const unsigned wave_pipe = static_cast<unsigned>(sms * resident_pipe);  // its own: 38 registers for bf16
   cast_kernel<T><<<tiles, threads>>>(xv, yrv);
   CK(cudaGetLastError());
-  CK(cudaDeviceSynchronize());
+  std::vector<unsigned char> ref(n), got(n);
+  CK(cudaMemcpy(ref.data(), yref.p, n, cudaMemcpyDeviceToHost));
 
   struct impl {
     std::string name;
@@ -417,33 +421,14 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
   std::vector<std::vector<double>> us(impls.size());
   for (int r = 0; r < rounds; ++r) {
     for (std::size_t k = 0; k < impls.size(); ++k) {
-      cudaEvent_t a, b;
-      CK(cudaEventCreate(&a));
-      CK(cudaEventCreate(&b));
-      std::vector<float> t;
-      for (int i = 0; i < 17; ++i) {
-        CK(cudaMemsetAsync(ewp::flush_buf, i, ewp::flush_bytes));
+      const bool overwrite = impls[k].name.rfind("ow_", 0) == 0;
+      us[k].push_back(ewp::time_us(impls[k].launch, [&] {  // untimed, before each launch
         CK(cudaMemsetAsync(words.p, 0, 2 * sizeof(unsigned)));
-        if (impls[k].name.rfind("ow_", 0) == 0)
-          CK(cudaMemsetAsync(words.p, 0xff, sizeof(unsigned)));  // replaced
+        if (overwrite) CK(cudaMemsetAsync(words.p, 0xff, sizeof(unsigned)));  // the launch must replace it
         CK(cudaMemsetAsync(y.p, 0xff, n));
-        CK(cudaEventRecord(a));
-        impls[k].launch();
-        CK(cudaEventRecord(b));
-        CK(cudaEventSynchronize(b));
-        CK(cudaGetLastError());
-        float ms = 0;
-        CK(cudaEventElapsedTime(&ms, a, b));
-        if (i >= 2) t.push_back(ms * 1000.0f);
-      }
-      cudaEventDestroy(a);
-      cudaEventDestroy(b);
-      std::sort(t.begin(), t.end());
-      us[k].push_back(t[t.size() / 2]);
+      }));
       // The last launch's results.
-      std::vector<unsigned char> got(n), ref(n);
       CK(cudaMemcpy(got.data(), y.p, n, cudaMemcpyDeviceToHost));
-      CK(cudaMemcpy(ref.data(), yref.p, n, cudaMemcpyDeviceToHost));
       unsigned am = 0;
       CK(cudaMemcpy(&am, target, sizeof(unsigned), cudaMemcpyDeviceToHost));
       if (std::memcmp(got.data(), ref.data(), n) != 0 ||
