@@ -142,11 +142,18 @@ struct cos {
   EW_HD T operator()(T x) const { return down<T>(cuda::std::cos(up(x))); }
 };
 
-/// The error function (`torch.erf`).
+/// The error function (`torch.erf`). For 16-bit and FP8 `T` computed in float to the accuracy the result
+/// holds (`detail::erf_narrow`).
 template <class T>
 struct erf {
   EW_DETAIL_FLOATING_ONLY(T, "erf");
-  EW_HD T operator()(T x) const { return down<T>(cuda::std::erf(up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::erf_narrow(up(x)));
+    } else {
+      return down<T>(cuda::std::erf(up(x)));
+    }
+  }
 };
 
 /// `a^b` (`torch.pow`; C's `pow`: `pow(x, 0) == 1` and `pow(1, y) == 1` even for NaN). For 16-bit and FP8
@@ -355,7 +362,7 @@ EW_DETAIL_NARROW_FORM(log1p, log1p_narrow_form)
 EW_DETAIL_NARROW_FORM(expm1, expm1_narrow_form)
 EW_DETAIL_COMPUTE_FORM(sin)
 EW_DETAIL_COMPUTE_FORM(cos)
-EW_DETAIL_COMPUTE_FORM(erf)
+EW_DETAIL_NARROW_FORM(erf, erf_narrow_form)
 EW_DETAIL_NARROW_FORM(pow, pow_narrow_form)
 EW_DETAIL_COMPUTE_FORM(floor)
 EW_DETAIL_COMPUTE_FORM(ceil)

@@ -1,7 +1,7 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
 // The float forms for 16-bit results (detail/math_narrow.cuh: gelu, softplus, log-sigmoid, mish, expm1,
-// elu, selu, log, log2, log1p, gelu_tanh, sigmoid, silu) on the host (ctest host.math_narrow), over every
+// elu, selu, log, log2, log1p, gelu_tanh, sigmoid, silu, erf) on the host (ctest host.math_narrow), over every
 // value of __half and __nv_bfloat16, against the long double references of
 // tests/common/functor_reference.cuh and each op's 1-ulp bound for the 16-bit types:
 // - with the host's stand-ins for the GPU's approximate instructions (the C++ functions), as the ops run;
@@ -87,6 +87,7 @@ void check_forms(const char* approx) {
       {&spec_gelu_tanh, [](float x) { return d::gelu_tanh_narrow<A>(x); }},
       {&spec_sigmoid, [](float x) { return d::sigmoid_narrow<A>(x); }},
       {&spec_silu, [](float x) { return d::x_sigmoid_narrow<A>(x, x); }},
+      {&spec_erf, [](float x) { return d::erf_narrow<A>(x); }},
   };
   for (const form& fm : forms) {
     std::string first;
@@ -109,7 +110,7 @@ TEMPLATE_TEST_CASE("the float forms of 16-bit activations are within 1 ulp of ev
 TEST_CASE("the float forms' relative errors stay below their stated bounds", "[math_narrow][host]") {
   // Over every finite f16 and bf16 input whose result is a normal float, with the three kinds of
   // approximations: gelu 2^-13, gelu_tanh 2^-15, sigmoid and silu 2^-16, softplus, log-sigmoid, mish and
-  // expm1 2^-17, log, log2 and log1p 2^-18 (math_narrow.cuh).
+  // expm1 2^-17, log, log2, log1p and erf 2^-18 (math_narrow.cuh).
   namespace d = ew::detail;
   struct form {
     const char* name;
@@ -151,6 +152,9 @@ TEST_CASE("the float forms' relative errors stay below their stated bounds", "[m
       {"silu", ref_silu, 0x1p-16, [](float x) { return d::x_sigmoid_narrow(x, x); },
        [](float x) { return d::x_sigmoid_narrow<approx_worst<1>>(x, x); },
        [](float x) { return d::x_sigmoid_narrow<approx_worst<-1>>(x, x); }},
+      {"erf", ref_erf, 0x1p-18, [](float x) { return d::erf_narrow(x); },
+       [](float x) { return d::erf_narrow<approx_worst<1>>(x); },
+       [](float x) { return d::erf_narrow<approx_worst<-1>>(x); }},
   };
   for (const form& fm : forms) {
     double worst = 0, at = 0;
@@ -199,6 +203,7 @@ TEMPLATE_TEST_CASE("the activations and functions of 16-bit types take the float
     differ += !same_value(ew::gelu_tanh<T>{}(x), ew::down<T>(d::gelu_tanh_narrow(c)));
     differ += !same_value(ew::sigmoid<T>{}(x), ew::down<T>(d::sigmoid_narrow(c)));
     differ += !same_value(ew::silu<T>{}(x), ew::down<T>(d::x_sigmoid_narrow(c, c)));
+    differ += !same_value(ew::erf<T>{}(x), ew::down<T>(d::erf_narrow(c)));
   }
   CHECK(differ == 0);
   // The limits and the thresholds: softplus is x above its threshold, bit for bit, and 0 at -inf;
@@ -241,6 +246,14 @@ TEMPLATE_TEST_CASE("the activations and functions of 16-bit types take the float
   CHECK(same_value(ew::silu<T>{}(-inf), T(-0.0f)));
   CHECK(same_value(ew::silu<T>{}(T(-0.0f)), T(-0.0f)));
   CHECK(same_value(ew::silu<T>{}(inf), inf));
+  // erf: +-0 at +-0, +-1 at the infinities and from 3.3 on (the clamp), NaN stays NaN.
+  CHECK(same_value(ew::erf<T>{}(T(0.0f)), T(0.0f)));
+  CHECK(same_value(ew::erf<T>{}(T(-0.0f)), T(-0.0f)));
+  CHECK(same_value(ew::erf<T>{}(inf), T(1.0f)));
+  CHECK(same_value(ew::erf<T>{}(-inf), T(-1.0f)));
+  CHECK(same_value(ew::erf<T>{}(T(3.5f)), T(1.0f)));
+  CHECK(same_value(ew::erf<T>{}(T(-3.5f)), T(-1.0f)));
+  CHECK(std::isnan(ew::up(ew::erf<T>{}(ew::down<T>(NAN)))));
 }
 
 TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute their float forms",
@@ -258,6 +271,7 @@ TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute the
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::log2<T>>::type, d::log2_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::log1p<T>>::type, d::log1p_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::expm1<T>>::type, d::expm1_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::erf<T>>::type, d::erf_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::elu<T>>::type, d::elu_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::selu<T>>::type, d::selu_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::mish<T>>::type, d::mish_narrow_form>);
@@ -282,6 +296,7 @@ TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute the
         !same_value(ew::compose(sb, ew::selu<T>{})(x), once(d::selu_scale * d::elu_narrow(c, d::selu_alpha)));
     differ += !same_value(ew::compose(sb, ew::mish<T>{})(x), once(d::mish_narrow(c)));
     differ += !same_value(ew::compose(sb, ew::logsigmoid<T>{})(x), once(d::log_sigmoid_narrow(c)));
+    differ += !same_value(ew::compose(sb, ew::erf<T>{})(x), once(d::erf_narrow(c)));
   }
   CHECK(differ == 0);
 }
