@@ -1,9 +1,9 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 
-// What the probes (nd_shape.cu, nd_cols.cu, flat_rows.cu, vector_row_parts.cu, quant_schedule.cu) share: a
-// checked CUDA call, element conversion, a device array, and the median time of a launch over 15 samples
-// after 2 warm-ups, with the L2 flushed by a 512 MiB memset before each.
+// What the probes (nd_shape.cu, nd_cols.cu, flat_rows.cu, vector_row_parts.cu, quant_schedule.cu,
+// narrow_forms.cu) share: a checked CUDA call, element conversion, a device array, and the median time of a
+// launch over 15 samples after 2 warm-ups, with the L2 flushed by a 512 MiB memset before each.
 
 #include <algorithm>
 #include <cstdio>

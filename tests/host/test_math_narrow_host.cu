@@ -1,8 +1,8 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
 // The float forms for 16-bit results (detail/math_narrow.cuh: gelu, softplus, log-sigmoid, mish, expm1,
-// elu, selu, log, log2, log1p, gelu_tanh, sigmoid, silu, erf) on the host (ctest host.math_narrow), over every
-// value of __half and __nv_bfloat16, against the long double references of
+// elu, selu, log, log2, log1p, gelu_tanh, sigmoid, silu, erf) on the host (ctest host.math_narrow), over
+// every value of __half and __nv_bfloat16, against the long double references of
 // tests/common/functor_reference.cuh and each op's 1-ulp bound for the 16-bit types:
 // - with the host's stand-ins for the GPU's approximate instructions (the C++ functions), as the ops run;
 // - with the instructions at their documented worst error, each way: `ex2.approx` 2 ulp (2^-22 relative)

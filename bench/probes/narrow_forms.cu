@@ -1,0 +1,137 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// Probe 24 (issue 23): the 16-bit catalog ops that ran below 0.97 of relu on the H200 (eighth session),
+// under their forms and launch shapes, in one process beside ew's relu over as many elements:
+//   erf       ew::erf (change 60: one float form, t P(t^2) / Q(t^2))
+//   erf_libm  the form before change 60: CUDA's erff, rounded once (`down(erf(up(x)))`)
+//   gelu      ew::gelu (detail::gelu_narrow)
+//   sin       ew::sin (CUDA's sinf)
+// each through ew's 1-D launch with its default shape (2 vectors a thread, 128 threads) and with one vector
+// a thread (`_v1`: a policy with `loads_in_flight = 1`, 256 threads; fewer elements a thread to interleave,
+// so fewer registers and more resident warps, at half the bytes in flight a thread). bf16 and f16 at 2^26
+// and 2^28, inputs uniform in [-4, 4). Median of 15 launches, L2 flushed by a 512 MiB memset before each
+// (probe_timing.cuh), every row `rounds` times interleaved (the first argument, default 2); each result
+// checked against the host's ew functor (the same code; the probe measures, the tests prove the bounds),
+// and erf_libm against ew::erf within 1 ulp.
+// Build: `ninja ew_probe_narrow_forms` (bench/CMakeLists.txt); ptxas's registers: add `-Xptxas=-v`.
+
+#include <cuda_bf16.h>
+#include <cuda_fp16.h>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include <ew/elementwise.cuh>
+
+#include "probe_timing.cuh"
+
+namespace {
+
+using namespace ewp;
+
+/// The pre-change-60 erf of a 16-bit type: CUDA's erff, one rounding.
+template <class T>
+struct erf_libm {
+  EW_HD T operator()(T x) const { return ew::down<T>(cuda::std::erf(ew::up(x))); }
+};
+
+/// ew's defaults with one 16-byte vector a thread.
+struct one_vector_policy {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    e.shape.loads_in_flight = 1;
+    return e;
+  }
+};
+
+template <class T>
+std::uint16_t bits(T v) {
+  std::uint16_t b;
+  std::memcpy(&b, &v, 2);
+  return b;
+}
+
+template <class T>
+void run(const char* type, int log2n, int rounds) {
+  const std::size_t n = std::size_t{1} << log2n;
+  device_buf<T> x(n), y(n);
+  std::vector<T> hx(n), hy(n);
+  std::mt19937 rng(11);
+  std::uniform_real_distribution<float> u(-4.0f, 4.0f);
+  for (auto& v : hx) v = ew::down<T>(u(rng));
+  CK(cudaMemcpy(x.p, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+
+  struct impl {
+    std::string name;
+    std::function<void()> launch;
+    std::function<T(T)> host;  // what each element must be
+  };
+  const auto add = [&](std::vector<impl>& v, const char* name, auto op) {
+    using Op = decltype(op);
+    v.push_back({name, [=, &x, &y] { CK(ew::elementwise(op, n, y.p, x.p)); }, [op](T a) { return op(a); }});
+    v.push_back({std::string(name) + "_v1",
+                 [=, &x, &y] { CK(ew::elementwise<one_vector_policy>(Op{}, n, y.p, x.p)); },
+                 [op](T a) { return op(a); }});
+  };
+  std::vector<impl> impls;
+  add(impls, "relu", ew::relu<T>{});
+  add(impls, "erf", ew::erf<T>{});
+  add(impls, "erf_libm", erf_libm<T>{});
+  add(impls, "gelu", ew::gelu<T>{});
+  add(impls, "sin", ew::sin<T>{});
+
+  std::vector<std::vector<double>> us(impls.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t k = 0; k < impls.size(); ++k) {
+      const std::size_t i = r % 2 == 0 ? k : impls.size() - 1 - k;
+      us[i].push_back(time_us(impls[i].launch, [&] { CK(cudaMemsetAsync(y.p, 0xff, n * sizeof(T))); }));
+      CK(cudaMemcpy(hy.data(), y.p, n * sizeof(T), cudaMemcpyDeviceToHost));
+      std::size_t bad = 0, far = 0;
+      for (std::size_t e = 0; e < n; e += 61) {
+        bad += bits(hy[e]) != bits(impls[i].host(hx[e]));
+        if (impls[i].name.rfind("erf_libm", 0) == 0) {
+          const int d = int(bits(hy[e])) - int(bits(ew::erf<T>{}(hx[e])));
+          far += d > 1 || d < -1;
+        }
+      }
+      if (bad != 0 || far != 0) {
+        std::printf("%s %s 2^%d: %zu elements differ from the host, %zu more than 1 ulp from ew::erf\n", type,
+                    impls[i].name.c_str(), log2n, bad, far);
+        std::exit(1);
+      }
+    }
+  }
+  const double bytes = 2.0 * n * sizeof(T);
+  double relu_us = 0;
+  for (std::size_t k = 0; k < impls.size(); ++k) {
+    std::vector<double> s = us[k];
+    std::sort(s.begin(), s.end());
+    const double m = s[(s.size() - 1) / 2];
+    if (k == 0) relu_us = m;
+    std::printf("| %s | 2^%d | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, log2n, impls[k].name.c_str(), m,
+                bytes / m / 1e3, relu_us / m, s.front(), s.back());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 2;
+  CK(cudaMalloc(&flush_buf, flush_bytes));
+  cudaDeviceProp prop{};
+  CK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s; GB/s = (x read + y written) / median us; vs relu = relu's time / time\n\n", prop.name);
+  std::printf("| type | n | impl | median us | GB/s | vs relu | medians of rounds |\n|---|---|---|---:|---:|---:|---|\n");
+  for (int e : {26, 28}) {
+    run<__nv_bfloat16>("bf16", e, rounds);
+    run<__half>("f16", e, rounds);
+  }
+  return 0;
+}
