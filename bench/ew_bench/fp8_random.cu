@@ -21,6 +21,8 @@
 //                      (`launch_policy::reduction_waves`)
 //     ew_fused_cap0    ew_fused with one tile a block (no cap): the kernel before change 40, in the same run
 //     ew_fused_cap16   ew_fused at 16 blocks an SM (ew's cap for reduce_into from change 46 to 47)
+//     ew_fused_cap32   ew_fused at 32 blocks an SM (ew's cap where the memory moves at least 30 GB/s an
+//                      SM, `tuning::policy_for_device`: ew_fused is ew_fused_cap0 on other devices)
 //     ew_fused_loads4  ew_fused with 4 vectors a thread in flight (128 threads x 4 vectors a tile): the
 //                      looping blocks' loads in flight (probe 20)
 //   amax_alone   max |x| and nothing written (issue 22: a reduction alone), f32 and bf16, 2^20 to 2^28
@@ -29,10 +31,13 @@
 //     ew_into          ew::reduce_into<amax>, reset once, untimed
 //     ew_overwrite_cap32, ew_overwrite_waves1  ew_overwrite with at most 32 blocks an SM (ew's is 16),
 //                      or in one whole wave of resident blocks
+//     ew_into_cap0, ew_into_cap32  ew_into with one tile a block and with 32 blocks an SM (ew picks one
+//                      of the two by the memory bandwidth an SM)
 //     cub              cub::DeviceReduce::TransformReduce(|x|, max), its scratch allocated once
 //   sum_alone    the float sum of x, f32 and bf16, 2^20 to 2^28
 //     ew_overwrite     ew::reduce_overwrite<sum> (deterministic); ew_overwrite_cap32 as for amax
-//     ew_into_reset    ew::reset_reduction and ew::reduce_into<sum> (atomics, not deterministic), both timed
+//     ew_into_reset    ew::reset_reduction and ew::reduce_into<sum> (atomics, not deterministic), both timed;
+//                      ew_into_reset_cap0 and _cap32 as ew_into's
 //     cub              cub::DeviceReduce::TransformReduce(x as float, plus)
 //   dropout      (y, mask) = dropout(x, p = 0.1) keyed by (seed, offset, i), f32 and bf16, 2^26 and 2^28
 //     ew_dropout       ew::dropout over ew::in(x, ew::random_bits(key)), a bool mask
@@ -277,6 +282,7 @@ void quant_cells(std::size_t n) {
   into_grid_row(reduction_grid_policy<0>{}, "cap0", 10, 20);
   into_grid_row(reduction_grid_policy<16>{}, "cap16", 11, 26);
   into_grid_row(reduction_grid_policy<32, 0, 4>{}, "loads4", 12, 27);
+  into_grid_row(reduction_grid_policy<32>{}, "cap32", 13, 28);
   register_cold_row(
       op, type, "two_pass_cub", 3, n, bytes,
       [n] {
@@ -419,6 +425,38 @@ void reduction_cells(std::size_t n, bool amax) {
         },
         [n](cudaStream_t s) { return check_reduction<T>(false, extra(9).as<float>(), n, s); });
   }
+  // ew_into (amax) or ew_into_reset (sum) through a grid policy (slots 6 and 7, their locations 128
+  // bytes apart in extra(29)).
+  auto into_grid_row = [&](auto policy, const std::string& grid, int k) {
+    using P = decltype(policy);
+    auto target_at = [k] { return extra(29).as<float>() + 32 * k; };
+    auto launch = [n, amax, target_at](cudaStream_t s) {
+      if (amax) {
+        ew_ok(ew::elementwise<P>(to_float<T>{}, n, ew::reduce_into<ew::reduction::amax>(target_at()),
+                                 ws().a.as<const T>(), s));
+      } else {
+        ew_ok(ew::reset_reduction(ew::reduce_into<ew::reduction::sum>(target_at()), s));
+        ew_ok(ew::elementwise<P>(to_float<T>{}, n, ew::reduce_into<ew::reduction::sum>(target_at()),
+                                 ws().a.as<const T>(), s));
+      }
+    };
+    register_cold_row(
+        op, type, std::string(amax ? "ew_into_" : "ew_into_reset_") + grid, 6 + k, n, bytes,
+        [n, k] {
+          ensure_inputs<T>(n, 0, 6 + k);
+          extra(29).ensure(1024);
+        },
+        [amax, reset, target_at](cudaStream_t s) {
+          if (amax) {
+            reset(target_at(), s);  // once per timing, untimed, as ew_into's
+          } else {
+            poison(target_at(), sizeof(float), s);
+          }
+        },
+        launch, [n, amax, target_at](cudaStream_t s) { return check_reduction<T>(amax, target_at(), n, s); });
+  };
+  into_grid_row(reduction_grid_policy<0>{}, "cap0", 0);
+  into_grid_row(reduction_grid_policy<32>{}, "cap32", 1);
   register_cold_row(
       op, type, "cub", 2, n, bytes,
       [n, amax] {

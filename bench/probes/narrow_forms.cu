@@ -11,8 +11,9 @@
 // so fewer registers and more resident warps, at half the bytes in flight a thread). bf16 and f16 at 2^26
 // and 2^28, inputs uniform in [-4, 4). Median of 15 launches, L2 flushed by a 512 MiB memset before each
 // (probe_timing.cuh), every row `rounds` times interleaved (the first argument, default 2); each result
-// checked against the host's ew functor (the same code; the probe measures, the tests prove the bounds),
-// and erf_libm against ew::erf within 1 ulp.
+// checked against the host's ew functor within 1 ulp (the same code, but the host's exact division and
+// exp2 stand for the GPU's approximate instructions, which move a near-tie by one ulp: 67 of 1.1 M f16 erf
+// values on the first run; the tests prove the bounds), and erf_libm against ew::erf within 1 ulp.
 // Build: `ninja ew_probe_narrow_forms` (bench/CMakeLists.txt); ptxas's registers: add `-Xptxas=-v`.
 
 #include <cuda_bf16.h>
@@ -95,14 +96,15 @@ void run(const char* type, int log2n, int rounds) {
       CK(cudaMemcpy(hy.data(), y.p, n * sizeof(T), cudaMemcpyDeviceToHost));
       std::size_t bad = 0, far = 0;
       for (std::size_t e = 0; e < n; e += 61) {
-        bad += bits(hy[e]) != bits(impls[i].host(hx[e]));
+        const int d = int(bits(hy[e])) - int(bits(impls[i].host(hx[e])));
+        bad += d > 1 || d < -1;
         if (impls[i].name.rfind("erf_libm", 0) == 0) {
-          const int d = int(bits(hy[e])) - int(bits(ew::erf<T>{}(hx[e])));
-          far += d > 1 || d < -1;
+          const int de = int(bits(hy[e])) - int(bits(ew::erf<T>{}(hx[e])));
+          far += de > 1 || de < -1;
         }
       }
       if (bad != 0 || far != 0) {
-        std::printf("%s %s 2^%d: %zu elements differ from the host, %zu more than 1 ulp from ew::erf\n", type,
+        std::printf("%s %s 2^%d: %zu elements more than 1 ulp from the host's, %zu from ew::erf\n", type,
                     impls[i].name.c_str(), log2n, bad, far);
         std::exit(1);
       }
@@ -115,8 +117,8 @@ void run(const char* type, int log2n, int rounds) {
     std::sort(s.begin(), s.end());
     const double m = s[(s.size() - 1) / 2];
     if (k == 0) relu_us = m;
-    std::printf("| %s | 2^%d | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, log2n, impls[k].name.c_str(), m,
-                bytes / m / 1e3, relu_us / m, s.front(), s.back());
+    std::printf("| %s | 2^%d | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, log2n, impls[k].name.c_str(),
+                m, bytes / m / 1e3, relu_us / m, s.front(), s.back());
   }
 }
 
@@ -128,7 +130,9 @@ int main(int argc, char** argv) {
   cudaDeviceProp prop{};
   CK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s; GB/s = (x read + y written) / median us; vs relu = relu's time / time\n\n", prop.name);
-  std::printf("| type | n | impl | median us | GB/s | vs relu | medians of rounds |\n|---|---|---|---:|---:|---:|---|\n");
+  std::printf(
+      "| type | n | impl | median us | GB/s | vs relu | medians of rounds "
+      "|\n|---|---|---|---:|---:|---:|---|\n");
   for (int e : {26, 28}) {
     run<__nv_bfloat16>("bf16", e, rounds);
     run<__half>("f16", e, rounds);

@@ -15,8 +15,8 @@
 /// was not tuned for. The compile-time parts of an entry (vector width, loads in flight) choose the kernel
 /// instantiation; the run-time part (block size, tile, programmatic launch, the grid of launches with side
 /// reductions) applies only on a device of the compute capability it was measured on (`measured_cc`), and
-/// every other device gets ew's own `tuning::policy_for_cc`: a tuned header is for the architecture it came
-/// from, never a guess for others.
+/// every other device gets ew's own `tuning::policy_for_device`: a tuned header is for the architecture it
+/// came from, never a guess for others.
 
 #include <cuda/std/type_traits>
 
@@ -36,7 +36,7 @@ struct policy_entry {
   /// tuning.cuh's `launch_policy` says what each does). Programmatic launch is only ever used on sm_90+.
   tuning::launch_policy launch = {};
   /// Compute capability (major * 10 + minor) that `launch` was measured on: on other devices ew uses
-  /// `tuning::policy_for_cc` instead. 0: every device.
+  /// `tuning::policy_for_device` instead. 0: every device.
   int measured_cc = 0;
   /// The kernels of N-dimensional launches (compile time): the gather path's loads in flight, the row
   /// kernel's block, the tile kernel's tile and block by element size, the N-dimensional kernel's work item

@@ -107,13 +107,14 @@ TEST_CASE("devices past cached_devices are queried on every call and still answe
 
 TEST_CASE("device facts pack into one non-zero word and back", "[device_cache]") {
   using ew::detail::device_facts;
-  for (device_facts f : {device_facts{132, 90}, device_facts{1, 10}, device_facts{0, 10},
-                         device_facts{0x7fffffff, 0x7fffffff}}) {
+  for (device_facts f : {device_facts{132, 90, 3352}, device_facts{1, 10}, device_facts{0, 10, 0},
+                         device_facts{0xffff, 0xffff, 0x7fffffff}, device_facts{148, 100, 8000}}) {
     const std::uint64_t w = ew::detail::pack_facts(f);
     REQUIRE(w != 0);
     const device_facts g = ew::detail::unpack_facts(w);
     REQUIRE(g.sm_count == f.sm_count);
     REQUIRE(g.cc == f.cc);
+    REQUIRE(g.memory_gbps == f.memory_gbps);
   }
 }
 
@@ -183,10 +184,12 @@ TEST_CASE("query_device_facts: real devices give sane facts, invalid ones an err
       REQUIRE(ew::detail::query_device_facts(d, facts) == cudaSuccess);
       REQUIRE(facts.sm_count > 0);
       REQUIRE(facts.cc >= 10);
+      REQUIRE(facts.memory_gbps > 0);
       ew::detail::device_facts again{-1, -1};
       REQUIRE(ew::detail::query_device_facts(d, again) == cudaSuccess);  // from the cache now
       REQUIRE(again.sm_count == facts.sm_count);
       REQUIRE(again.cc == facts.cc);
+      REQUIRE(again.memory_gbps == facts.memory_gbps);
     }
   }
   // No such device (and, without a GPU, no device at all): an error, twice, and `facts` left alone.

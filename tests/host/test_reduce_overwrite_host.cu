@@ -47,36 +47,80 @@ std::unique_ptr<ew::reduction_workspace> zeroed_workspace() {
 
 }  // namespace
 
+TEST_CASE("reduce_into's grid for max, min and amax follows the memory bandwidth an SM",
+          "[reduce_overwrite]") {
+  using ew::tuning::policy_for_device;
+  // The cards measured (memory clock and bus width as CUDA reports them, tuning.cuh): the H100 SXM's 2619
+  // MHz x 5120 bits, 3352 GB/s over 132 SMs, takes one tile a block; the H200's 6144-bit HBM3e (4.8 TB/s
+  // nominal, about 36 GB/s an SM) keeps reduction_blocks_per_sm's 32 (-1).
+  const int h100 = ew::detail::memory_gbps_of(2619000, 5120);
+  CHECK(h100 == 3352);
+  CHECK(policy_for_device(90, 132, h100).monotone_reduction_blocks_per_sm == 0);
+  CHECK(policy_for_device(90, 132, ew::detail::memory_gbps_of(3200000, 6144))
+            .monotone_reduction_blocks_per_sm == -1);
+  CHECK(policy_for_device(90, 132, 4800).monotone_reduction_blocks_per_sm == -1);
+  // The line: 30 GB/s an SM.
+  CHECK(policy_for_device(90, 100, 2999).monotone_reduction_blocks_per_sm == 0);
+  CHECK(policy_for_device(90, 100, 3000).monotone_reduction_blocks_per_sm == -1);
+  // Unknown bandwidth or SM count: the cap stays. Nothing else of the policy moves.
+  CHECK(policy_for_device(90, 132, 0).monotone_reduction_blocks_per_sm == -1);
+  CHECK(policy_for_device(90, 0, 3352).monotone_reduction_blocks_per_sm == -1);
+  CHECK(ew::detail::memory_gbps_of(0, 5120) == 0);
+  CHECK(ew::detail::memory_gbps_of(2619000, 0) == 0);
+  for (int cc : {80, 90, 100}) {
+    const ew::tuning::launch_policy a = ew::tuning::policy_for_cc(cc), b = policy_for_device(cc, 132, h100);
+    CHECK(b.reduction_blocks_per_sm == a.reduction_blocks_per_sm);  // a sum keeps its cap
+    CHECK(b.overwrite_blocks_per_sm == a.overwrite_blocks_per_sm);
+    CHECK(b.programmatic_launch == a.programmatic_launch);
+    CHECK(b.tile_vectors == a.tile_vectors);
+    CHECK(b.block_threads == a.block_threads);
+    CHECK(b.reduction_waves == a.reduction_waves);
+  }
+}
+
 TEST_CASE("reduce_overwrite: the grid of a launch with side reductions", "[reduce_overwrite]") {
   ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
   using ew::detail::side_reduction_blocks;
+  constexpr auto into = ew::detail::side_grid::into;
+  constexpr auto overwrite = ew::detail::side_grid::overwrite;
+  constexpr auto monotone = ew::detail::side_grid::monotone_into;
   CHECK(policy.reduction_blocks_per_sm == 32);
   CHECK(policy.overwrite_blocks_per_sm == 16);
-  CHECK(side_reduction_blocks(262144, 132, policy, false) == 4224);  // 2^28 f32 on an H200, reduce_into
-  CHECK(side_reduction_blocks(262144, 132, policy, true) == 2112);   // the same with an overwrite target
-  CHECK(side_reduction_blocks(1024, 132, policy, false) == 1024);    // fewer than the cap: unchanged
-  CHECK(side_reduction_blocks(1, 132, policy, true) == 1);
+  CHECK(policy.monotone_reduction_blocks_per_sm == -1);
+  CHECK(side_reduction_blocks(262144, 132, policy, monotone) == 4224);  // -1: reduction_blocks_per_sm's cap
+  policy.monotone_reduction_blocks_per_sm = 0;                          // one tile a block for max/min/amax
+  CHECK(side_reduction_blocks(262144, 132, policy, monotone) == 262144);
+  CHECK(side_reduction_blocks(262144, 132, policy, into) == 4224);  // a sum keeps the cap
+  CHECK(side_reduction_blocks(262144, 132, policy, overwrite) == 2112);
+  policy.monotone_reduction_blocks_per_sm = 8;
+  CHECK(side_reduction_blocks(262144, 132, policy, monotone) == 1056);
+  policy.monotone_reduction_blocks_per_sm = -1;
+  CHECK(side_reduction_blocks(262144, 132, policy, into) == 4224);       // 2^28 f32 on an H200, reduce_into
+  CHECK(side_reduction_blocks(262144, 132, policy, overwrite) == 2112);  // the same with an overwrite target
+  CHECK(side_reduction_blocks(1024, 132, policy, into) == 1024);         // fewer than the cap: unchanged
+  CHECK(side_reduction_blocks(1, 132, policy, overwrite) == 1);
   policy.overwrite_blocks_per_sm = 32;
-  CHECK(side_reduction_blocks(262144, 132, policy, true) == 4224);
-  CHECK(side_reduction_blocks(262144, 300, policy, true) ==
+  CHECK(side_reduction_blocks(262144, 132, policy, overwrite) == 4224);
+  CHECK(side_reduction_blocks(262144, 300, policy, overwrite) ==
         ew::reduction_workspace::capacity);  // 9600 > 8192
-  CHECK(side_reduction_blocks(262144, 300, policy, false) == 9600);
+  CHECK(side_reduction_blocks(262144, 300, policy, into) == 9600);
   policy.reduction_blocks_per_sm = 0;  // no cap a SM: one tile a block, but never past the workspace
   policy.overwrite_blocks_per_sm = 0;
-  CHECK(side_reduction_blocks(262144, 132, policy, false) == 262144);
-  CHECK(side_reduction_blocks(262144, 132, policy, true) == ew::reduction_workspace::capacity);
-  CHECK(side_reduction_blocks(262144, 0, policy, false) == 262144);  // no SM count known: no cap a SM
+  CHECK(side_reduction_blocks(262144, 132, policy, into) == 262144);
+  CHECK(side_reduction_blocks(262144, 132, policy, overwrite) == ew::reduction_workspace::capacity);
+  CHECK(side_reduction_blocks(262144, 0, policy, into) == 262144);  // no SM count known: no cap a SM
   // Whole waves of the kernel's resident blocks, where the policy asks for them and the count is known.
   policy.reduction_blocks_per_sm = 32;
   policy.overwrite_blocks_per_sm = 16;
   policy.reduction_waves = 2;
-  CHECK(side_reduction_blocks(262144, 132, policy, false, 12) == 2 * 12 * 132);  // 3168 (a quantize's 12)
-  CHECK(side_reduction_blocks(262144, 132, policy, false, 0) == 4224);           // unknown: 32 a SM
-  CHECK(side_reduction_blocks(2000, 132, policy, false, 12) == 2000);            // fewer: unchanged
+  CHECK(side_reduction_blocks(262144, 132, policy, into, 12) == 2 * 12 * 132);  // 3168 (a quantize's 12)
+  CHECK(side_reduction_blocks(262144, 132, policy, into, 0) == 4224);           // unknown: 32 a SM
+  CHECK(side_reduction_blocks(2000, 132, policy, into, 12) == 2000);            // fewer: unchanged
   policy.reduction_waves = 4;
-  CHECK(side_reduction_blocks(262144, 132, policy, true, 16) == ew::reduction_workspace::capacity);  // 8448
+  CHECK(side_reduction_blocks(262144, 132, policy, overwrite, 16) ==
+        ew::reduction_workspace::capacity);  // 8448
   policy.reduction_waves = 0;
-  CHECK(side_reduction_blocks(262144, 132, policy, false, 12) == 4224);  // not asked for: 32 a SM
+  CHECK(side_reduction_blocks(262144, 132, policy, into, 12) == 4224);  // not asked for: 32 a SM
   // The capped shape leaves the whole-tile path (one tile a block) and keeps the block size.
   ew::detail::launch_shape s{262144, 128};
   s.whole_tiles = true;
@@ -488,6 +532,28 @@ TEST_CASE("reduce_overwrite: a launch of no elements stores the identity into ov
                                        ew::overwrite_target<sum, std::int64_t>>;
   const auto op = split::wrap(twice_and_keep4{}, outs);
   STATIC_REQUIRE(ew::detail::has_overwrite_targets_v<std::decay_t<decltype(op)>>);
+  // Which grid cap each mix of targets takes (side_reduction.cuh's side_grid_of): any overwrite target the
+  // overwrite one; reduce_into targets of max, min and amax only the monotone one; a sum among them the
+  // general one.
+  namespace d = ew::detail;
+  using acc_amax = d::accumulator_of<ew::reduce_target<amax, float>>::type;
+  using acc_min = d::accumulator_of<ew::reduce_target<min, float>>::type;
+  using acc_sum = d::accumulator_of<ew::reduce_target<sum, float>>::type;
+  using acc_ow = d::accumulator_of<ew::overwrite_target<max, float>>::type;
+  using one = cuda::std::index_sequence<1>;
+  using two = cuda::std::index_sequence<1, 2>;
+  using arr = cuda::std::index_sequence<0>;
+  STATIC_REQUIRE(d::side_grid_of<std::decay_t<decltype(op)>> == d::side_grid::overwrite);
+  STATIC_REQUIRE(d::side_grid_of<d::side_reducing_op<twice_and_keep4, arr, one, acc_amax>> ==
+                 d::side_grid::monotone_into);
+  STATIC_REQUIRE(d::side_grid_of<d::side_reducing_op<twice_and_keep4, arr, two, acc_amax, acc_min>> ==
+                 d::side_grid::monotone_into);
+  STATIC_REQUIRE(d::side_grid_of<d::side_reducing_op<twice_and_keep4, arr, one, acc_sum>> ==
+                 d::side_grid::into);
+  STATIC_REQUIRE(d::side_grid_of<d::side_reducing_op<twice_and_keep4, arr, two, acc_amax, acc_sum>> ==
+                 d::side_grid::into);
+  STATIC_REQUIRE(d::side_grid_of<d::side_reducing_op<twice_and_keep4, arr, two, acc_amax, acc_ow>> ==
+                 d::side_grid::overwrite);
   op.write_identities();
   CHECK(m == -std::numeric_limits<float>::infinity());
   CHECK(mn == std::numeric_limits<float>::infinity());

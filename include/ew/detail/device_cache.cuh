@@ -2,9 +2,9 @@
 #pragma once
 
 /// @file
-/// Per-device facts the launcher needs on every call (SM count, compute capability, whether each kernel's
-/// image can wait for a programmatic launch, and for some launches each kernel's resident blocks an SM),
-/// queried once per device and cached.
+/// Per-device facts the launcher needs on every call (SM count, compute capability, memory bandwidth,
+/// whether each kernel's image can wait for a programmatic launch, and for some launches each kernel's
+/// resident blocks an SM), queried once per device and cached.
 /// Lock-free: each slot is one atomic word, 0 meaning "not known yet". Two threads that miss at once both
 /// query and store the same value, which is harmless, so no lock is needed and a hit costs one relaxed atomic
 /// load.
@@ -38,20 +38,33 @@ struct per_device_cache {
   }
 };
 
-/// SM count and compute capability of a device.
+/// SM count, compute capability and peak memory bandwidth of a device.
 struct device_facts {
   int sm_count;
-  int cc;  ///< major * 10 + minor
+  int cc;               ///< major * 10 + minor
+  int memory_gbps = 0;  ///< peak DRAM bandwidth in GB/s (2 x memory clock x bus width), 0 if not known
 };
 
-/// `facts` as one cache word (never 0: the compute capability is at least 10).
+/// `facts` as one cache word (never 0: the compute capability is at least 10): the SM count in bits 48 to
+/// 63, the compute capability in bits 32 to 47, the bandwidth in bits 0 to 31 (each field's values fit:
+/// SM counts and capabilities are below 2^16).
 inline std::uint64_t pack_facts(device_facts facts) {
-  return (static_cast<std::uint64_t>(static_cast<std::uint32_t>(facts.sm_count)) << 32) |
-         static_cast<std::uint32_t>(facts.cc);
+  return (static_cast<std::uint64_t>(static_cast<std::uint16_t>(facts.sm_count)) << 48) |
+         (static_cast<std::uint64_t>(static_cast<std::uint16_t>(facts.cc)) << 32) |
+         static_cast<std::uint32_t>(facts.memory_gbps);
 }
 /// The facts a word from `pack_facts` holds.
 inline device_facts unpack_facts(std::uint64_t word) {
-  return device_facts{static_cast<int>(word >> 32), static_cast<int>(word & 0xffffffffu)};
+  return device_facts{static_cast<int>(word >> 48), static_cast<int>((word >> 32) & 0xffffu),
+                      static_cast<int>(word & 0xffffffffu)};
+}
+
+/// Peak DRAM bandwidth in GB/s from the memory clock (kHz) and the bus width (bits), as NVIDIA's
+/// deviceQuery computes it: two transfers a clock. 0 when either is not positive.
+constexpr int memory_gbps_of(int memory_clock_khz, int bus_width_bits) {
+  return memory_clock_khz > 0 && bus_width_bits > 0
+             ? static_cast<int>(2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9)
+             : 0;
 }
 
 /// The cached word for `device` when there is one; otherwise `query(word)` (a cudaError_t-returning
@@ -68,16 +81,20 @@ cudaError_t cached_or_query(per_device_cache& cache, int device, std::uint64_t& 
   return cudaSuccess;
 }
 
-/// Facts of `device`, from the cache or from three attribute queries.
+/// Facts of `device`, from the cache or from five attribute queries.
 inline cudaError_t query_device_facts(int device, device_facts& facts) {
   static per_device_cache cache;
   std::uint64_t w = 0;
   const cudaError_t err = cached_or_query(cache, device, w, [device](std::uint64_t& word) {
-    int sms = 0, major = 0, minor = 0;
+    int sms = 0, major = 0, minor = 0, clock_khz = 0, bus_bits = 0;
     cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&major, cudaDevAttrComputeCapabilityMajor, device);
     if (e == cudaSuccess) e = cudaDeviceGetAttribute(&minor, cudaDevAttrComputeCapabilityMinor, device);
-    if (e == cudaSuccess) word = pack_facts(device_facts{sms, major * 10 + minor});
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, device);
+    if (e == cudaSuccess) {
+      word = pack_facts(device_facts{sms, major * 10 + minor, memory_gbps_of(clock_khz, bus_bits)});
+    }
     return e;
   });
   if (err == cudaSuccess) facts = unpack_facts(w);

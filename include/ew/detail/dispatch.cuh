@@ -220,7 +220,7 @@ struct launch_static_checks<Vec, Unroll, Op, cuda::std::tuple<Out...>, cuda::std
 /// the scalar one, and launches. `ew::elementwise` with every compile-time choice explicit: `Vec` elements
 /// per vector access, `Unroll` vectors per thread. The tuning binary calls this to sweep shapes; users call
 /// `ew::elementwise`, which passes the tuned defaults (`dispatch_default`) or a policy's (policy.cuh).
-/// `policy`, when given, replaces `tuning::policy_for_cc` on devices of compute capability `policy_cc`
+/// `policy`, when given, replaces `tuning::policy_for_device` on devices of compute capability `policy_cc`
 /// (every device when 0). Outputs are pointers; inputs pointers, index, constant or scalar operands.
 template <int Vec, int Unroll, class Op, class... Out, class... In>
 cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...>& outs,

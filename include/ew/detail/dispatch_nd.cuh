@@ -82,7 +82,7 @@ cudaError_t launch_vector_rows(const launch_args& args, const vector_row_plan<R>
 /// `T*` (row-major of `e`) or views of exactly `e`; inputs pointers (row-major of `e`), views broadcastable
 /// to `e`, the index, constants and scalars. `UserPolicy`: a policy the call named, whose run-time launch
 /// policy replaces ew's on the devices it was measured on (as in the 1-D `dispatch`); ew's own policy
-/// leaves `tuning::policy_for_cc`'s.
+/// leaves `tuning::policy_for_device`'s.
 template <class Policy, bool UserPolicy, int VecWidth, class Op, int R, class... Out, class... In>
 cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tuple<Out...>& outs,
                         const cuda::std::tuple<In...>& ins, cudaStream_t stream) {

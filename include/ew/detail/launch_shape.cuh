@@ -78,7 +78,7 @@ inline cudaError_t current_launch_args(launch_args& args) {
   cudaError_t err = cudaGetDevice(&args.device);
   if (err == cudaSuccess) err = query_device_facts(args.device, args.facts);
   if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
-  args.policy = tuning::policy_for_cc(args.facts.cc);
+  args.policy = tuning::policy_for_device(args.facts.cc, args.facts.sm_count, args.facts.memory_gbps);
   return cudaSuccess;
 }
 

@@ -263,17 +263,41 @@ inline constexpr bool has_overwrite_targets_v = false;
 template <class Op, class AP, class SP, class... Acc>
 inline constexpr bool has_overwrite_targets_v<side_reducing_op<Op, AP, SP, Acc...>> = (Acc::overwrite || ...);
 
+/// Whether `Op` is a `side_reducing_op` whose targets are all `ew::reduce_into` ones of monotone reductions
+/// (`max`, `min`, `amax`).
+template <class Op>
+inline constexpr bool has_only_monotone_into_targets_v = false;
+template <class Op, class AP, class SP, class... Acc>
+inline constexpr bool has_only_monotone_into_targets_v<side_reducing_op<Op, AP, SP, Acc...>> =
+    ((!Acc::overwrite && Acc::reduction::monotone) && ...);
+
+/// Which of `launch_policy`'s grid caps a launch with side reductions takes: `reduction_blocks_per_sm`
+/// (`into`), `monotone_reduction_blocks_per_sm` (`monotone_into`: every target a `reduce_into` of `max`,
+/// `min` or `amax`), `overwrite_blocks_per_sm` (`overwrite`: an `ew::reduce_overwrite` target among them).
+enum class side_grid { into, monotone_into, overwrite };
+
+/// `side_grid` of a `side_reducing_op` `Op`.
+template <class Op>
+inline constexpr side_grid side_grid_of = has_overwrite_targets_v<Op>            ? side_grid::overwrite
+                                          : has_only_monotone_into_targets_v<Op> ? side_grid::monotone_into
+                                                                                 : side_grid::into;
+
 /// The grid of a launch of `blocks` blocks (one tile each) that has side reductions, on a device of
-/// `sm_count` SMs: at most `policy.reduction_blocks_per_sm` a SM, `policy.overwrite_blocks_per_sm` with an
-/// `ew::reduce_overwrite` target (tuning.cuh says why), or with
-/// `policy.reduction_waves` and the kernel's `resident_per_sm` blocks an SM known (above 0), at most that
-/// many whole waves of them; and with an `ew::reduce_overwrite` target at most the workspace's slots. The
-/// kernels' blocks loop over tiles.
+/// `sm_count` SMs: at most `policy`'s cap for `kind` blocks a SM (`reduction_blocks_per_sm`,
+/// `monotone_reduction_blocks_per_sm` unless it is -1, `overwrite_blocks_per_sm`; tuning.cuh says why), or
+/// with `policy.reduction_waves` and the kernel's `resident_per_sm` blocks an SM known (above 0), at most
+/// that many whole waves of them; and with an `ew::reduce_overwrite` target at most the workspace's slots.
+/// The kernels' blocks loop over tiles.
 EW_HD std::size_t side_reduction_blocks(std::size_t blocks, int sm_count, const tuning::launch_policy& policy,
-                                        bool overwrite, int resident_per_sm = 0) {
+                                        side_grid kind, int resident_per_sm = 0) {
+  const bool overwrite = kind == side_grid::overwrite;
+  const int kind_per_sm = overwrite ? policy.overwrite_blocks_per_sm
+                          : kind == side_grid::monotone_into && policy.monotone_reduction_blocks_per_sm >= 0
+                              ? policy.monotone_reduction_blocks_per_sm
+                              : policy.reduction_blocks_per_sm;
   const int per_sm = policy.reduction_waves > 0 && resident_per_sm > 0
                          ? policy.reduction_waves * resident_per_sm
-                         : (overwrite ? policy.overwrite_blocks_per_sm : policy.reduction_blocks_per_sm);
+                         : kind_per_sm;
   std::size_t cap = per_sm > 0 && sm_count > 0
                         ? static_cast<std::size_t>(per_sm) * static_cast<std::size_t>(sm_count)
                         : blocks;
@@ -297,7 +321,7 @@ EW_HD launch_shape side_reduction_shape(launch_shape shape, int sm_count, const 
                                         int resident_per_sm = 0) {
   if constexpr (has_side_reductions_v<Op>) {
     const std::size_t blocks =
-        side_reduction_blocks(shape.blocks, sm_count, policy, has_overwrite_targets_v<Op>, resident_per_sm);
+        side_reduction_blocks(shape.blocks, sm_count, policy, side_grid_of<Op>, resident_per_sm);
     if (blocks < shape.blocks) {
       shape.blocks = blocks;
       shape.whole_tiles = false;

@@ -76,6 +76,13 @@ struct launch_policy {
   /// `ew_fused`, then at 16, against `ew_fused_cap32`, H100, 2026-12-05, two runs). A policy
   /// (`ew::elementwise<Policy>`) may set another.
   int reduction_blocks_per_sm = 32;
+  /// `reduction_blocks_per_sm` for a launch whose targets are all `ew::reduce_into` ones of `max`, `min` or
+  /// `amax` (a block whose result does not raise the target sends no atomic); -1: `reduction_blocks_per_sm`.
+  /// `policy_for_device` sets 0 (one tile a block) on a device with less memory bandwidth an SM than
+  /// `reduction_cap_min_gbps_per_sm`. A float sum keeps the cap everywhere: one tile a block sends one
+  /// atomic add a block to one address, and on the H100 that ran a sum alone at 0.61-0.78 of the capped
+  /// grid from 2^24 (change 61, docs/PERFORMANCE.md).
+  int monotone_reduction_blocks_per_sm = -1;
   /// `reduction_blocks_per_sm` for a launch with an `ew::reduce_overwrite` target, whose blocks also fence
   /// and take a ticket at their end: 16 a SM (2,112 blocks on the H200, about one wave of the fused
   /// quantize's 128-thread blocks) beat 32 by 1 to 9% from 2^24 to 2^28 elements (3% behind for bf16 at
@@ -353,6 +360,32 @@ constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
 constexpr launch_policy policy_for_cc(int cc) {
   launch_policy p{};
   p.programmatic_launch = cc >= 90;
+  return p;
+}
+
+/// Memory bandwidth an SM (GB/s) from which a launch with only monotone `ew::reduce_into` targets (`max`,
+/// `min`, `amax`) caps its grid at `launch_policy::reduction_blocks_per_sm` blocks an SM; below it the
+/// launch takes one tile a block, as every launch without side reductions does. Both cards are sm_90 with
+/// 132 SMs, so the capability cannot tell them apart, and their best grids differ: on the H100 SXM (3352
+/// GB/s from its clock and bus, 25.4 an SM) one tile a block ran the fused FP8 quantize with amax at
+/// 0.976-0.997 of the plain cast from 2^26 elements where 32 blocks an SM ran it at 0.955-0.962, and an
+/// amax alone 1.5-3.6% faster from 2^24 (f32 and bf16; change 61, and the sixth, seventh and tenth
+/// sessions, docs/PERFORMANCE.md); on the H200 (4.8 TB/s, about 36 an SM) 32 blocks an SM led one tile a
+/// block by 1.5 to 8.5% from 2^24 (eighth session). A block's end (its reduction, with no load in flight)
+/// costs about the same time on both, against less time per tile where each SM has more bandwidth; the
+/// line sits between the two cards measured.
+inline constexpr int reduction_cap_min_gbps_per_sm = 30;
+
+/// Policy for a device: `policy_for_cc(cc)`, with one tile a block for launches with only monotone
+/// `ew::reduce_into` targets on a device whose `memory_gbps` over its `sm_count` SMs is under
+/// `reduction_cap_min_gbps_per_sm` (unknown bandwidth, 0, keeps the cap).
+constexpr launch_policy policy_for_device(int cc, int sm_count, int memory_gbps) {
+  launch_policy p = policy_for_cc(cc);
+  if (memory_gbps > 0 && sm_count > 0 &&
+      static_cast<long long>(memory_gbps) <
+          static_cast<long long>(reduction_cap_min_gbps_per_sm) * sm_count) {
+    p.monotone_reduction_blocks_per_sm = 0;
+  }
   return p;
 }
 
