@@ -21,7 +21,8 @@ int main() {
     cudaDeviceProp prop{};
     ew::detail::device_facts f{};
     int clock_khz = 0, bus_bits = 0;
-    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess || ew::detail::query_device_facts(d, f) != cudaSuccess ||
+    if (cudaGetDeviceProperties(&prop, d) != cudaSuccess ||
+        ew::detail::query_device_facts(d, f) != cudaSuccess ||
         cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, d) != cudaSuccess ||
         cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, d) != cudaSuccess) {
       std::printf("device %d: a query failed (%s)\n", d, ew::last_error_message());
@@ -29,9 +30,9 @@ int main() {
     }
     const ew::tuning::launch_policy p = ew::tuning::policy_for_device(f.cc, f.sm_count, f.memory_gbps);
     std::printf(
-        "device %d: %s, sm_%d, %d SMs, memory clock %d kHz, bus %d bits: %d GB/s, %.1f GB/s an SM; blocks an SM "
-        "for reduce_into %d, for max/min/amax reduce_into %d (0: one tile a block; -1: the former), for "
-        "reduce_overwrite %d\n",
+        "device %d: %s, sm_%d, %d SMs, memory clock %d kHz, bus %d bits: %d GB/s, %.1f GB/s an SM; "
+        "blocks an SM for reduce_into %d, for max/min/amax reduce_into %d (0: one tile a block; -1: the "
+        "former), for reduce_overwrite %d\n",
         d, prop.name, f.cc, f.sm_count, clock_khz, bus_bits, f.memory_gbps,
         static_cast<double>(f.memory_gbps) / f.sm_count, p.reduction_blocks_per_sm,
         p.monotone_reduction_blocks_per_sm, p.overwrite_blocks_per_sm);
