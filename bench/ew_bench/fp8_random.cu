@@ -108,6 +108,7 @@ struct reduction_grid_policy {
   static constexpr ew::policy_entry entry() {
     ew::policy_entry e = ew::default_policy::entry<Op>();
     e.launch.reduction_blocks_per_sm = Cap;
+    e.launch.monotone_reduction_blocks_per_sm = Cap;
     e.launch.overwrite_blocks_per_sm = Cap;
     e.launch.reduction_waves = Waves;
     if (Loads != 2) {

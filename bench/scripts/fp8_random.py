@@ -29,16 +29,21 @@ CELLS = [("quant_amax", "ew_fused", "ew_cast", 0.97, 4.0),
          ("quant_amax", "ew_fused_cap0", "ew_cast", None, None),
          ("quant_amax", "ew_fused_cap16", "ew_cast", None, None),
          ("quant_amax", "ew_fused_loads4", "ew_cast", None, None),
+         ("quant_amax", "ew_fused_cap32", "ew_cast", None, None),
          ("quant_amax", "two_pass_cub", "ew_cast", None, None),
          ("dropout", "ew_dropout", "ew_relu_ref", 0.97, 1.0),
          ("amax_alone", "ew_overwrite", "cub", 1.00, None),
          ("amax_alone", "ew_overwrite_cap32", "cub", None, None),
          ("amax_alone", "ew_overwrite_waves1", "cub", None, None),
          ("amax_alone", "ew_into", "cub", None, None),
+         ("amax_alone", "ew_into_cap0", "cub", None, None),
+         ("amax_alone", "ew_into_cap32", "cub", None, None),
          ("sum_alone", "ew_overwrite", "cub", 1.00, None),
          ("sum_alone", "ew_overwrite_cap32", "cub", None, None),
          ("sum_alone", "ew_overwrite_waves1", "cub", None, None),
-         ("sum_alone", "ew_into_reset", "cub", None, None)]
+         ("sum_alone", "ew_into_reset", "cub", None, None),
+         ("sum_alone", "ew_into_reset_cap0", "cub", None, None),
+         ("sum_alone", "ew_into_reset_cap32", "cub", None, None)]
 
 
 def main():

@@ -34,6 +34,8 @@ struct policy_entry {
   tuning::kernel_shape shape = tuning::default_kernel_shape;
   /// Block size, tile, programmatic launch and the grid of launches with side reductions (run time;
   /// tuning.cuh's `launch_policy` says what each does). Programmatic launch is only ever used on sm_90+.
+  /// `monotone_reduction_blocks_per_sm` left at -1 keeps ew's choice for the device
+  /// (`tuning::with_device_choices`).
   tuning::launch_policy launch = {};
   /// Compute capability (major * 10 + minor) that `launch` was measured on: on other devices ew uses
   /// `tuning::policy_for_device` instead. 0: every device.

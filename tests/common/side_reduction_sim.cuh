@@ -31,6 +31,7 @@ std::size_t run_simulated_grid(const Op& user_op, const float* x, std::size_t n,
   ew::tuning::launch_policy policy = ew::tuning::policy_for_cc(90);
   policy.block_threads = block_threads;
   policy.reduction_blocks_per_sm = blocks_per_sm;
+  policy.monotone_reduction_blocks_per_sm = blocks_per_sm;
   policy.overwrite_blocks_per_sm = blocks_per_sm;
   const auto plan = ew::detail::plan_paths<Vec, Unroll>(n, head, policy);
   const ew::detail::launch_shape shape = ew::detail::side_reduction_shape<op_t>(plan.shape, sm_count, policy);

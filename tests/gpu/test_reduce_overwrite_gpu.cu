@@ -76,6 +76,7 @@ struct reduction_grid {
   static constexpr ew::policy_entry entry() {
     ew::policy_entry e{};
     e.launch.reduction_blocks_per_sm = PerSm;
+    e.launch.monotone_reduction_blocks_per_sm = PerSm;
     e.launch.overwrite_blocks_per_sm = PerSm;
     e.launch.reduction_waves = Waves;
     return e;

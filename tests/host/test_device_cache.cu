@@ -118,6 +118,16 @@ TEST_CASE("device facts pack into one non-zero word and back", "[device_cache]")
   }
 }
 
+TEST_CASE("the memory bandwidth from the clock and the bus, as deviceQuery computes it", "[device_cache]") {
+  using ew::detail::memory_gbps_of;
+  CHECK(memory_gbps_of(2619000, 5120) == 3352);  // H100 SXM 80GB: 2619 MHz, 5120 bits
+  CHECK(memory_gbps_of(1593000, 5120) == 2039);  // A100 SXM 80GB
+  CHECK(memory_gbps_of(0, 5120) == 0);
+  CHECK(memory_gbps_of(2619000, 0) == 0);
+  CHECK(memory_gbps_of(-1, 5120) == 0);
+  CHECK(memory_gbps_of(2147483647, 2147483647) == 2147483647);  // clamped, never past int
+}
+
 TEST_CASE("a kernel's resident blocks pack with their block size and shared memory, and answer only for them",
           "[device_cache]") {
   using ew::detail::pack_residency;
@@ -184,7 +194,22 @@ TEST_CASE("query_device_facts: real devices give sane facts, invalid ones an err
       REQUIRE(ew::detail::query_device_facts(d, facts) == cudaSuccess);
       REQUIRE(facts.sm_count > 0);
       REQUIRE(facts.cc >= 10);
-      REQUIRE(facts.memory_gbps > 0);
+      // The bandwidth is what the two attributes give (0 where a driver reports no clock or bus).
+      int clock_khz = -1, bus_bits = -1;
+      REQUIRE(cudaDeviceGetAttribute(&clock_khz, cudaDevAttrMemoryClockRate, d) == cudaSuccess);
+      REQUIRE(cudaDeviceGetAttribute(&bus_bits, cudaDevAttrGlobalMemoryBusWidth, d) == cudaSuccess);
+      REQUIRE(facts.memory_gbps == ew::detail::memory_gbps_of(clock_khz, bus_bits));
+      // And the launcher's policy for the device is policy_for_device's for these facts.
+      if (d == 0) {
+        REQUIRE(cudaSetDevice(0) == cudaSuccess);
+        ew::detail::launch_args args{};
+        REQUIRE(ew::detail::current_launch_args(args) == cudaSuccess);
+        const ew::tuning::launch_policy want =
+            ew::tuning::policy_for_device(facts.cc, facts.sm_count, facts.memory_gbps);
+        REQUIRE(args.policy.monotone_reduction_blocks_per_sm == want.monotone_reduction_blocks_per_sm);
+        REQUIRE(args.policy.reduction_blocks_per_sm == want.reduction_blocks_per_sm);
+        REQUIRE(args.policy.programmatic_launch == want.programmatic_launch);
+      }
       ew::detail::device_facts again{-1, -1};
       REQUIRE(ew::detail::query_device_facts(d, again) == cudaSuccess);  // from the cache now
       REQUIRE(again.sm_count == facts.sm_count);

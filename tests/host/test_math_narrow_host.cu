@@ -254,6 +254,16 @@ TEMPLATE_TEST_CASE("the activations and functions of 16-bit types take the float
   CHECK(same_value(ew::erf<T>{}(T(3.5f)), T(1.0f)));
   CHECK(same_value(ew::erf<T>{}(T(-3.5f)), T(-1.0f)));
   CHECK(std::isnan(ew::up(ew::erf<T>{}(ew::down<T>(NAN)))));
+  // The float form itself is +-1 exactly past 3.3, so that a chain's next stage sees the limit: 1 - erf(x)
+  // is +0 at +inf and from 3.3 on.
+  CHECK(ew::detail::erf_narrow(INFINITY) == 1.0f);
+  CHECK(ew::detail::erf_narrow(-INFINITY) == -1.0f);
+  CHECK(ew::detail::erf_narrow(3.3001f) == 1.0f);
+  CHECK(ew::detail::erf_narrow(3.3f) < 1.0f);
+  const auto one_minus_erf = ew::compose(ew::erf<T>{}, ew::scale_bias<T>{-1.0f, 1.0f});
+  CHECK(same_value(one_minus_erf(inf), T(0.0f)));
+  CHECK(same_value(one_minus_erf(T(4.0f)), T(0.0f)));
+  CHECK(same_value(one_minus_erf(-inf), T(2.0f)));
 }
 
 TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute their float forms",

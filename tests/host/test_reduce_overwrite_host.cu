@@ -67,6 +67,15 @@ TEST_CASE("reduce_into's grid for max, min and amax follows the memory bandwidth
   CHECK(policy_for_device(90, 0, 3352).monotone_reduction_blocks_per_sm == -1);
   CHECK(ew::detail::memory_gbps_of(0, 5120) == 0);
   CHECK(ew::detail::memory_gbps_of(2619000, 0) == 0);
+  // A user's launch policy (what an ew::elementwise<Policy> entry carries) keeps ew's device choice while
+  // its monotone cap is -1, and its own value otherwise.
+  ew::tuning::launch_policy user{};
+  user.reduction_blocks_per_sm = 16;
+  CHECK(ew::tuning::with_device_choices(user, 132, h100).monotone_reduction_blocks_per_sm == 0);
+  CHECK(ew::tuning::with_device_choices(user, 132, 4800).monotone_reduction_blocks_per_sm == -1);
+  CHECK(ew::tuning::with_device_choices(user, 132, h100).reduction_blocks_per_sm == 16);
+  user.monotone_reduction_blocks_per_sm = 8;
+  CHECK(ew::tuning::with_device_choices(user, 132, h100).monotone_reduction_blocks_per_sm == 8);
   for (int cc : {80, 90, 100}) {
     const ew::tuning::launch_policy a = ew::tuning::policy_for_cc(cc), b = policy_for_device(cc, 132, h100);
     CHECK(b.reduction_blocks_per_sm == a.reduction_blocks_per_sm);  // a sum keeps its cap
@@ -553,6 +562,14 @@ TEST_CASE("reduce_overwrite: a launch of no elements stores the identity into ov
   STATIC_REQUIRE(d::side_grid_of<d::side_reducing_op<twice_and_keep4, arr, two, acc_amax, acc_sum>> ==
                  d::side_grid::into);
   STATIC_REQUIRE(d::side_grid_of<d::side_reducing_op<twice_and_keep4, arr, two, acc_amax, acc_ow>> ==
+                 d::side_grid::overwrite);
+  using acc_max = d::accumulator_of<ew::reduce_target<max, float>>::type;
+  using acc_ow_sum = d::accumulator_of<ew::overwrite_target<sum, float>>::type;
+  STATIC_REQUIRE(d::side_grid_of<d::side_reducing_op<twice_and_keep4, arr, one, acc_max>> ==
+                 d::side_grid::monotone_into);
+  STATIC_REQUIRE(d::side_grid_of<d::side_reducing_op<twice_and_keep4, arr, one, acc_min>> ==
+                 d::side_grid::monotone_into);
+  STATIC_REQUIRE(d::side_grid_of<d::side_reducing_op<twice_and_keep4, arr, two, acc_sum, acc_ow_sum>> ==
                  d::side_grid::overwrite);
   op.write_identities();
   CHECK(m == -std::numeric_limits<float>::infinity());

@@ -60,11 +60,11 @@ inline device_facts unpack_facts(std::uint64_t word) {
 }
 
 /// Peak DRAM bandwidth in GB/s from the memory clock (kHz) and the bus width (bits), as NVIDIA's
-/// deviceQuery computes it: two transfers a clock. 0 when either is not positive.
+/// deviceQuery computes it: two transfers a clock. 0 when either is not positive; at most 2^31 - 1.
 constexpr int memory_gbps_of(int memory_clock_khz, int bus_width_bits) {
-  return memory_clock_khz > 0 && bus_width_bits > 0
-             ? static_cast<int>(2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9)
-             : 0;
+  if (memory_clock_khz <= 0 || bus_width_bits <= 0) return 0;
+  const double gbps = 2.0 * memory_clock_khz * 1e3 * (bus_width_bits / 8.0) / 1e9;
+  return gbps < 2147483647.0 ? static_cast<int>(gbps) : 2147483647;
 }
 
 /// The cached word for `device` when there is one; otherwise `query(word)` (a cudaError_t-returning

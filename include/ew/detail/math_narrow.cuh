@@ -83,18 +83,18 @@ EW_HD float gelu_narrow(float x) {
 }
 
 /// erf in float for a result that is rounded to a 16-bit or FP8 type (`ew::erf<__nv_bfloat16>` and the
-/// others, and their form in `ew::compose`): `t P(t^2) / Q(t^2)` with `t = x` clamped to [-3.3, 3.3], P and
+/// others, and their form in `ew::compose`): `x P(x^2) / Q(x^2)` for |x| up to 3.3 and +-1 past it, P and
 /// Q of degree 3 (a least-squares fit of `erf(t) / t` over t^2 in [0, 3.3^2], reweighted towards the
-/// minimax relative error; 2.2e-6, 2.5e-6 with the coefficients rounded to float and the clamp's `1 -
-/// erf(3.3)` = 3.1e-6 beside it): relative error below 2^-18 over every input, one form without a branch or
+/// minimax relative error; 2.2e-6, 2.5e-6 with the coefficients rounded to float, and `1 - erf(3.3)` =
+/// 3.1e-6 past 3.3): relative error below 2^-18 over every input, one form without a branch or
 /// a select between two sides (CUDA's `erff` takes two, 47 registers in the bf16 kernel and 0.86 of relu's
 /// bandwidth on the H200: docs/PERFORMANCE.md, change 60), in about a dozen instructions and one
-/// approximate reciprocal. Rounded to a 16-bit type that is the 1-ulp bound of `erf`. erf(+-0) = +-0,
-/// erf(+-inf) = +-1 (as erf(3.3) rounds), NaN stays NaN (the clamp's comparison is false for it).
+/// approximate reciprocal. Rounded to a 16-bit type that is the 1-ulp bound of `erf`. erf(+-0) = +-0, +-1
+/// exactly past |x| = 3.3 (the infinities included, so that a chain's next stage sees the limit), NaN
+/// stays NaN (the comparison is false for it, and the form propagates it).
 template <class A = approx_mufu>
 EW_HD float erf_narrow(float x) {
-  const float t = cuda::std::fabs(x) > 3.3f ? cuda::std::copysign(3.3f, x) : x;
-  const float s = t * t;
+  const float s = x * x;
   float p = 0.000744626566f;
   p = mul_add(p, s, 0.0431268401f);
   p = mul_add(p, s, 0.154745117f);
@@ -103,7 +103,8 @@ EW_HD float erf_narrow(float x) {
   q = mul_add(q, s, 0.0949496403f);
   q = mul_add(q, s, 0.470485181f);
   q = mul_add(q, s, 1.0f);
-  return (t * p) * A::reciprocal(q);
+  const float r = (x * p) * A::reciprocal(q);  // NaN or 0 * inf far out, where the select drops it
+  return cuda::std::fabs(x) > 3.3f ? cuda::std::copysign(1.0f, x) : r;
 }
 
 /// `log1p(e) / e` for `|e| < 2^-4`: `1 - e / 2 + e^2 / 3 - ... - e^5 / 6`; the next term, `e^6 / 7`, is

@@ -284,7 +284,8 @@ inline constexpr side_grid side_grid_of = has_overwrite_targets_v<Op>           
 
 /// The grid of a launch of `blocks` blocks (one tile each) that has side reductions, on a device of
 /// `sm_count` SMs: at most `policy`'s cap for `kind` blocks a SM (`reduction_blocks_per_sm`,
-/// `monotone_reduction_blocks_per_sm` unless it is -1, `overwrite_blocks_per_sm`; tuning.cuh says why), or
+/// `monotone_reduction_blocks_per_sm` unless it is still -1, `overwrite_blocks_per_sm`; tuning.cuh says
+/// why), or
 /// with `policy.reduction_waves` and the kernel's `resident_per_sm` blocks an SM known (above 0), at most
 /// that many whole waves of them; and with an `ew::reduce_overwrite` target at most the workspace's slots.
 /// The kernels' blocks loop over tiles.

@@ -63,7 +63,7 @@ struct launch_policy {
   // One tile per block, never a grid capped in waves of resident blocks that loop over tiles: on the H200
   // that lost at 2^28 f32 add (4338 vs 4127 GB/s with 8 waves, probe 2; 4365 vs at best 4182, probe 1).
   // Only grids past 2^31 - 1 blocks loop (launch_shape.cuh), and launches with side reductions
-  // (`reduction_blocks_per_sm`, `overwrite_blocks_per_sm`).
+  // (`reduction_blocks_per_sm`, `monotone_reduction_blocks_per_sm`, `overwrite_blocks_per_sm`).
 
   /// Blocks per SM at most in a launch with side reductions (reduce.cuh) whose targets are all
   /// `ew::reduce_into` ones; its blocks then loop over tiles; 0: one tile per block, as in every other
@@ -77,11 +77,12 @@ struct launch_policy {
   /// (`ew::elementwise<Policy>`) may set another.
   int reduction_blocks_per_sm = 32;
   /// `reduction_blocks_per_sm` for a launch whose targets are all `ew::reduce_into` ones of `max`, `min` or
-  /// `amax` (a block whose result does not raise the target sends no atomic); -1: `reduction_blocks_per_sm`.
-  /// `policy_for_device` sets 0 (one tile a block) on a device with less memory bandwidth an SM than
-  /// `reduction_cap_min_gbps_per_sm`. A float sum keeps the cap everywhere: one tile a block sends one
-  /// atomic add a block to one address, and on the H100 that ran a sum alone at 0.61-0.78 of the capped
-  /// grid from 2^24 (change 61, docs/PERFORMANCE.md).
+  /// `amax` (a block whose result does not raise the target sends no atomic). -1, the default: ew's choice
+  /// for the device, also under a user's policy (`with_device_choices`): 0 (one tile a block) on a device
+  /// with less memory bandwidth an SM than `reduction_cap_min_gbps_per_sm`, `reduction_blocks_per_sm`
+  /// elsewhere. A float sum keeps `reduction_blocks_per_sm` everywhere: one tile a block sends one atomic
+  /// add a block to one address, and on the H100 that ran a sum alone at 0.61 to 0.90 of the capped grid
+  /// from 2^24 (f32 and bf16; change 61, docs/PERFORMANCE.md).
   int monotone_reduction_blocks_per_sm = -1;
   /// `reduction_blocks_per_sm` for a launch with an `ew::reduce_overwrite` target, whose blocks also fence
   /// and take a ticket at their end: 16 a SM (2,112 blocks on the H200, about one wave of the fused
@@ -91,7 +92,7 @@ struct launch_policy {
   int overwrite_blocks_per_sm = 16;
   /// When above 0, a launch with side reductions runs at most this many whole waves of its kernel's
   /// resident blocks (the occupancy at the launch's block size and shared memory, queried once per device
-  /// for each kernel) in place of `reduction_blocks_per_sm` and `overwrite_blocks_per_sm`: blocks that loop
+  /// for each kernel) in place of the three caps above: blocks that loop
   /// over equal shares of the tiles finish together, and a grid of whole waves leaves no last wave that holds
   /// only part of the SMs' slots. The fused FP8 quantize with an overwrite target holds 37 or 38 registers a
   /// thread (CUDA 13.0, sm_90), 12 resident blocks of 128 threads an SM, so 32 a SM is 2.67 waves on the
@@ -376,17 +377,24 @@ constexpr launch_policy policy_for_cc(int cc) {
 /// line sits between the two cards measured.
 inline constexpr int reduction_cap_min_gbps_per_sm = 30;
 
-/// Policy for a device: `policy_for_cc(cc)`, with one tile a block for launches with only monotone
-/// `ew::reduce_into` targets on a device whose `memory_gbps` over its `sm_count` SMs is under
-/// `reduction_cap_min_gbps_per_sm` (unknown bandwidth, 0, keeps the cap).
-constexpr launch_policy policy_for_device(int cc, int sm_count, int memory_gbps) {
-  launch_policy p = policy_for_cc(cc);
-  if (memory_gbps > 0 && sm_count > 0 &&
+/// `launch` with the choices it leaves to ew (`monotone_reduction_blocks_per_sm == -1`) made for a device of
+/// `sm_count` SMs and `memory_gbps` of memory bandwidth: one tile a block for launches with only monotone
+/// `ew::reduce_into` targets where the bandwidth an SM is under `reduction_cap_min_gbps_per_sm` (unknown
+/// bandwidth or SM count, 0, keeps `reduction_blocks_per_sm`). Unmeasured cards follow the same line: an
+/// A100 or an H100 PCIe (under 20 GB/s an SM) takes one tile a block; under MIG the SM count is the
+/// instance's and the bandwidth the card's, so an instance keeps the cap.
+constexpr launch_policy with_device_choices(launch_policy launch, int sm_count, int memory_gbps) {
+  if (launch.monotone_reduction_blocks_per_sm == -1 && memory_gbps > 0 && sm_count > 0 &&
       static_cast<long long>(memory_gbps) <
           static_cast<long long>(reduction_cap_min_gbps_per_sm) * sm_count) {
-    p.monotone_reduction_blocks_per_sm = 0;
+    launch.monotone_reduction_blocks_per_sm = 0;
   }
-  return p;
+  return launch;
+}
+
+/// ew's policy for a device: `policy_for_cc(cc)` with `with_device_choices`.
+constexpr launch_policy policy_for_device(int cc, int sm_count, int memory_gbps) {
+  return with_device_choices(policy_for_cc(cc), sm_count, memory_gbps);
 }
 
 }  // namespace tuning
