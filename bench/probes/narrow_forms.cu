@@ -127,13 +127,7 @@ void run(const char* type, int log2n, int rounds) {
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 2;
-  CK(cudaMalloc(&flush_buf, flush_bytes));
-  cudaDeviceProp prop{};
-  CK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("%s; GB/s = (x read + y written) / median us; vs relu = relu's time / time\n\n", prop.name);
-  std::printf(
-      "| type | n | impl | median us | GB/s | vs relu | medians of rounds "
-      "|\n|---|---|---|---:|---:|---:|---|\n");
+  begin_table("relu");
   for (int e : {26, 28}) {
     run<__nv_bfloat16>("bf16", e, rounds);
     run<__half>("f16", e, rounds);

@@ -77,4 +77,18 @@ template <class F>
 double time_us(F launch) {
   return time_us(launch, [] {});
 }
+
+/// A probe's start: the flush buffer allocated, and the device's name and the header of the table whose
+/// ratio column compares each row with `reference` (its time over the row's) printed.
+inline void begin_table(const char* reference) {
+  CK(cudaMalloc(&flush_buf, flush_bytes));
+  cudaDeviceProp prop{};
+  CK(cudaGetDeviceProperties(&prop, 0));
+  std::printf("%s; GB/s = (x read + y written) / median us; vs %s = %s time / time\n\n", prop.name, reference,
+              reference);
+  std::printf(
+      "| type | n | impl | median us | GB/s | vs %s | medians of rounds "
+      "|\n|---|---|---|---:|---:|---:|---|\n",
+      reference);
+}
 }  // namespace ewp

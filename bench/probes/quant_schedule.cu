@@ -453,13 +453,7 @@ void run_type(const char* type, std::size_t log2n, int rounds) {
 
 int main(int argc, char** argv) {
   const int rounds = argc > 1 ? std::atoi(argv[1]) : 2;
-  CK(cudaMalloc(&ewp::flush_buf, ewp::flush_bytes));
-  cudaDeviceProp prop{};
-  CK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("%s; GB/s = (x read + y written) / median us; vs cast = cast time / time\n\n", prop.name);
-  std::printf(
-      "| type | n | impl | median us | GB/s | vs cast | medians of rounds "
-      "|\n|---|---|---|---:|---:|---:|---|\n");
+  ewp::begin_table("cast");
   for (std::size_t e : {20, 24, 26, 28}) {
     run_type<float>("f32", e, rounds);
     run_type<__nv_bfloat16>("bf16", e, rounds);
