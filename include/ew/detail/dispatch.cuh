@@ -275,9 +275,7 @@ cudaError_t dispatch(const Op& op, std::size_t n, const cuda::std::tuple<Out*...
   launch_args args{};
   err = current_launch_args(args);
   if (err != cudaSuccess) return err;
-  if (policy != nullptr && (policy_cc == 0 || policy_cc == args.facts.cc)) {
-    args.policy = tuning::with_device_choices(*policy, args.facts.sm_count, args.facts.memory_gbps);
-  }
+  if (policy != nullptr && (policy_cc == 0 || policy_cc == args.facts.cc)) args.use_policy(*policy);
   return launch_1d<Vec, Unroll>(args, op, n, outs, ins, ptrs, num_arrays, stream);
 }
 

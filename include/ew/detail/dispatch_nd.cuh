@@ -117,9 +117,7 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
   err = current_launch_args(args);
   if (err != cudaSuccess) return err;
   if constexpr (UserPolicy) {
-    if (entry.measured_cc == 0 || entry.measured_cc == args.facts.cc) {
-      args.policy = tuning::with_device_choices(entry.launch, args.facts.sm_count, args.facts.memory_gbps);
-    }
+    if (entry.measured_cc == 0 || entry.measured_cc == args.facts.cc) args.use_policy(entry.launch);
   }
 
   if (call.contiguous) {  // one contiguous dimension: the 1-D launch, with its vector head and tiles

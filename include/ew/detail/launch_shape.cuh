@@ -71,6 +71,12 @@ struct launch_args {
   int device;
   device_facts facts;
   tuning::launch_policy policy;
+
+  /// Takes a user's policy's `launch` in place of ew's, with the choices it leaves to ew made for this
+  /// device (`tuning::with_device_choices`).
+  void use_policy(const tuning::launch_policy& launch) {
+    policy = tuning::with_device_choices(launch, facts.sm_count, facts.memory_gbps);
+  }
 };
 
 /// Resolves the current device, its facts and its launch policy.

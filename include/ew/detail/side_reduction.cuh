@@ -285,10 +285,9 @@ inline constexpr side_grid side_grid_of = has_overwrite_targets_v<Op>           
 /// The grid of a launch of `blocks` blocks (one tile each) that has side reductions, on a device of
 /// `sm_count` SMs: at most `policy`'s cap for `kind` blocks a SM (`reduction_blocks_per_sm`,
 /// `monotone_reduction_blocks_per_sm` unless it is still -1, `overwrite_blocks_per_sm`; tuning.cuh says
-/// why), or
-/// with `policy.reduction_waves` and the kernel's `resident_per_sm` blocks an SM known (above 0), at most
-/// that many whole waves of them; and with an `ew::reduce_overwrite` target at most the workspace's slots.
-/// The kernels' blocks loop over tiles.
+/// why), or with `policy.reduction_waves` and the kernel's `resident_per_sm` blocks an SM known (above 0),
+/// at most that many whole waves of them; and with an `ew::reduce_overwrite` target at most the
+/// workspace's slots. The kernels' blocks loop over tiles.
 EW_HD std::size_t side_reduction_blocks(std::size_t blocks, int sm_count, const tuning::launch_policy& policy,
                                         side_grid kind, int resident_per_sm = 0) {
   const bool overwrite = kind == side_grid::overwrite;

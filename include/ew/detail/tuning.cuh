@@ -92,12 +92,11 @@ struct launch_policy {
   int overwrite_blocks_per_sm = 16;
   /// When above 0, a launch with side reductions runs at most this many whole waves of its kernel's
   /// resident blocks (the occupancy at the launch's block size and shared memory, queried once per device
-  /// for each kernel) in place of the three caps above: blocks that loop
-  /// over equal shares of the tiles finish together, and a grid of whole waves leaves no last wave that holds
-  /// only part of the SMs' slots. The fused FP8 quantize with an overwrite target holds 37 or 38 registers a
-  /// thread (CUDA 13.0, sm_90), 12 resident blocks of 128 threads an SM, so 32 a SM is 2.67 waves on the
-  /// H200. 0: not used. One whole wave tied 16 a SM with an overwrite target (probe 19, H200; change
-  /// 47, H100).
+  /// for each kernel) in place of the three caps above: blocks that loop over equal shares of the tiles
+  /// finish together, and a grid of whole waves leaves no last wave that holds only part of the SMs' slots.
+  /// The fused FP8 quantize with an overwrite target holds 37 or 38 registers a thread (CUDA 13.0, sm_90), 12
+  /// resident blocks of 128 threads an SM, so 32 a SM is 2.67 waves on the H200. 0: not used. One whole wave
+  /// tied 16 a SM with an overwrite target (probe 19, H200; change 47, H100).
   int reduction_waves = 0;
 
   /// Launch with programmatic stream serialization (sm_90+): back-to-back kernels overlap one's launch with
