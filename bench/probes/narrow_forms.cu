@@ -5,7 +5,9 @@
 //   erf       ew::erf (change 60: one float form, t P(t^2) / Q(t^2))
 //   erf_libm  the form before change 60: CUDA's erff, rounded once (`down(erf(up(x)))`)
 //   gelu      ew::gelu (detail::gelu_narrow)
-//   sin       ew::sin (CUDA's sinf)
+//   sin       ew::sin (change 62: detail::sin_cos_narrow, a reduction by pi and r P(r^2))
+//   sin_libm  the form before change 62: CUDA's sinf, rounded once
+//   cos, cos_libm  the same for cos
 // each through ew's 1-D launch with its default shape (2 vectors a thread, 128 threads) and with one vector
 // a thread (`_v1`: a policy with `loads_in_flight = 1`, 256 threads; fewer elements a thread to interleave,
 // so fewer registers and more resident warps, at half the bytes in flight a thread). bf16 and f16 at 2^26
@@ -13,7 +15,7 @@
 // (probe_timing.cuh), every row `rounds` times interleaved (the first argument, default 2); each result
 // checked against the host's ew functor within 1 ulp (the same code, but the host's exact division and
 // exp2 stand for the GPU's approximate instructions, which move a near-tie by one ulp: 67 of 1.1 M f16 erf
-// values on the first run; the tests prove the bounds), and erf_libm against ew::erf within 1 ulp.
+// values on the first run; the tests prove the bounds), and the `_libm` forms against ew's op within 1 ulp.
 // Build: `ninja ew_probe_narrow_forms` (bench/CMakeLists.txt); ptxas's registers: add `-Xptxas=-v`.
 
 #include <cuda_bf16.h>
@@ -40,6 +42,16 @@ using namespace ewp;
 template <class T>
 struct erf_libm {
   EW_HD T operator()(T x) const { return ew::down<T>(cuda::std::erf(ew::up(x))); }
+};
+
+/// The pre-change-62 sin and cos of a 16-bit type: CUDA's sinf and cosf, one rounding.
+template <class T>
+struct sin_libm {
+  EW_HD T operator()(T x) const { return ew::down<T>(cuda::std::sin(ew::up(x))); }
+};
+template <class T>
+struct cos_libm {
+  EW_HD T operator()(T x) const { return ew::down<T>(cuda::std::cos(ew::up(x))); }
 };
 
 /// ew's defaults with one 16-byte vector a thread.
@@ -87,6 +99,9 @@ void run(const char* type, int log2n, int rounds) {
   add(impls, "erf_libm", erf_libm<T>{});
   add(impls, "gelu", ew::gelu<T>{});
   add(impls, "sin", ew::sin<T>{});
+  add(impls, "sin_libm", sin_libm<T>{});
+  add(impls, "cos", ew::cos<T>{});
+  add(impls, "cos_libm", cos_libm<T>{});
 
   std::vector<std::vector<double>> us(impls.size());
   for (int r = 0; r < rounds; ++r) {
@@ -99,13 +114,17 @@ void run(const char* type, int log2n, int rounds) {
         const int d = int(bits(hy[e])) - int(bits(impls[i].host(hx[e])));
         const bool exact = impls[i].name.rfind("relu", 0) == 0;  // no approximate instruction in it
         bad += exact ? d != 0 : d > 1 || d < -1;
-        if (impls[i].name.rfind("erf_libm", 0) == 0) {
-          const int de = int(bits(hy[e])) - int(bits(ew::erf<T>{}(hx[e])));
+        const std::string& nm = impls[i].name;
+        if (nm.find("_libm") != std::string::npos) {  // the library's form against ew's, within 1 ulp
+          const T want = nm.rfind("erf", 0) == 0   ? ew::erf<T>{}(hx[e])
+                         : nm.rfind("sin", 0) == 0 ? ew::sin<T>{}(hx[e])
+                                                   : ew::cos<T>{}(hx[e]);
+          const int de = int(bits(hy[e])) - int(bits(want));
           far += de > 1 || de < -1;
         }
       }
       if (bad != 0 || far != 0) {
-        std::printf("%s %s 2^%d: %zu elements more than 1 ulp from the host's, %zu from ew::erf\n", type,
+        std::printf("%s %s 2^%d: %zu elements more than 1 ulp from the host's, %zu from ew's op\n", type,
                     impls[i].name.c_str(), log2n, bad, far);
         std::exit(1);
       }

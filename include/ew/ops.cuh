@@ -294,9 +294,14 @@ template <class T>
 struct sincos {
   EW_DETAIL_FLOATING_ONLY(T, "sincos");
   EW_HD cuda::std::tuple<T, T> operator()(T x) const {
-    compute_t<T> s, c;
-    detail::sin_cos(up(x), &s, &c);
-    return cuda::std::tuple<T, T>(down<T>(s), down<T>(c));
+    if constexpr (is_narrow_float_v<T>) {  // sin and cos's forms for 16-bit and FP8 types
+      return cuda::std::tuple<T, T>(down<T>(detail::sin_cos_narrow<false>(up(x))),
+                                    down<T>(detail::sin_cos_narrow<true>(up(x))));
+    } else {
+      compute_t<T> s, c;
+      detail::sin_cos(up(x), &s, &c);
+      return cuda::std::tuple<T, T>(down<T>(s), down<T>(c));
+    }
   }
 };
 

@@ -128,18 +128,32 @@ struct expm1 {
   }
 };
 
-/// `sin(x)` (`torch.sin`).
+/// `sin(x)` (`torch.sin`). For 16-bit and FP8 `T` computed in float to the accuracy the result holds
+/// (`detail::sin_cos_narrow`).
 template <class T>
 struct sin {
   EW_DETAIL_FLOATING_ONLY(T, "sin");
-  EW_HD T operator()(T x) const { return down<T>(cuda::std::sin(up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::sin_cos_narrow<false>(up(x)));
+    } else {
+      return down<T>(cuda::std::sin(up(x)));
+    }
+  }
 };
 
-/// `cos(x)` (`torch.cos`).
+/// `cos(x)` (`torch.cos`). For 16-bit and FP8 `T` computed in float to the accuracy the result holds
+/// (`detail::sin_cos_narrow`).
 template <class T>
 struct cos {
   EW_DETAIL_FLOATING_ONLY(T, "cos");
-  EW_HD T operator()(T x) const { return down<T>(cuda::std::cos(up(x))); }
+  EW_HD T operator()(T x) const {
+    if constexpr (is_narrow_float_v<T>) {
+      return down<T>(detail::sin_cos_narrow<true>(up(x)));
+    } else {
+      return down<T>(cuda::std::cos(up(x)));
+    }
+  }
 };
 
 /// The error function (`torch.erf`). For 16-bit and FP8 `T` computed in float to the accuracy the result
@@ -360,8 +374,8 @@ EW_DETAIL_COMPUTE_FORM(exp2)
 EW_DETAIL_NARROW_FORM(log2, log2_narrow_form)
 EW_DETAIL_NARROW_FORM(log1p, log1p_narrow_form)
 EW_DETAIL_NARROW_FORM(expm1, expm1_narrow_form)
-EW_DETAIL_COMPUTE_FORM(sin)
-EW_DETAIL_COMPUTE_FORM(cos)
+EW_DETAIL_NARROW_FORM(sin, sin_narrow_form)
+EW_DETAIL_NARROW_FORM(cos, cos_narrow_form)
 EW_DETAIL_NARROW_FORM(erf, erf_narrow_form)
 EW_DETAIL_NARROW_FORM(pow, pow_narrow_form)
 EW_DETAIL_COMPUTE_FORM(floor)

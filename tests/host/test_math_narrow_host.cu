@@ -1,8 +1,8 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
 // The float forms for 16-bit results (detail/math_narrow.cuh: gelu, softplus, log-sigmoid, mish, expm1,
-// elu, selu, log, log2, log1p, gelu_tanh, sigmoid, silu, erf) on the host (ctest host.math_narrow), over
-// every value of __half and __nv_bfloat16, against the long double references of
+// elu, selu, log, log2, log1p, gelu_tanh, sigmoid, silu, erf, sin, cos) on the host (ctest host.math_narrow),
+// over every value of __half and __nv_bfloat16, against the long double references of
 // tests/common/functor_reference.cuh and each op's 1-ulp bound for the 16-bit types:
 // - with the host's stand-ins for the GPU's approximate instructions (the C++ functions), as the ops run;
 // - with the instructions at their documented worst error, each way: `ex2.approx` 2 ulp (2^-22 relative)
@@ -88,6 +88,8 @@ void check_forms(const char* approx) {
       {&spec_sigmoid, [](float x) { return d::sigmoid_narrow<A>(x); }},
       {&spec_silu, [](float x) { return d::x_sigmoid_narrow<A>(x, x); }},
       {&spec_erf, [](float x) { return d::erf_narrow<A>(x); }},
+      {&spec_sin_op, [](float x) { return d::sin_cos_narrow<false>(x); }},
+      {&spec_cos_op, [](float x) { return d::sin_cos_narrow<true>(x); }},
   };
   for (const form& fm : forms) {
     std::string first;
@@ -110,7 +112,7 @@ TEMPLATE_TEST_CASE("the float forms of 16-bit activations are within 1 ulp of ev
 TEST_CASE("the float forms' relative errors stay below their stated bounds", "[math_narrow][host]") {
   // Over every finite f16 and bf16 input whose result is a normal float, with the three kinds of
   // approximations: gelu 2^-13, gelu_tanh 2^-15, sigmoid and silu 2^-16, softplus, log-sigmoid, mish and
-  // expm1 2^-17, log, log2, log1p and erf 2^-18 (math_narrow.cuh).
+  // expm1 2^-17, log, log2, log1p and erf 2^-18, sin and cos 2^-19 (math_narrow.cuh).
   namespace d = ew::detail;
   struct form {
     const char* name;
@@ -155,6 +157,13 @@ TEST_CASE("the float forms' relative errors stay below their stated bounds", "[m
       {"erf", ref_erf, 0x1p-18, [](float x) { return d::erf_narrow(x); },
        [](float x) { return d::erf_narrow<approx_worst<1>>(x); },
        [](float x) { return d::erf_narrow<approx_worst<-1>>(x); }},
+      // No approximate instruction: the same function three times.
+      {"sin", ref_sin, 0x1p-19, [](float x) { return d::sin_cos_narrow<false>(x); },
+       [](float x) { return d::sin_cos_narrow<false>(x); },
+       [](float x) { return d::sin_cos_narrow<false>(x); }},
+      {"cos", ref_cos, 0x1p-19, [](float x) { return d::sin_cos_narrow<true>(x); },
+       [](float x) { return d::sin_cos_narrow<true>(x); },
+       [](float x) { return d::sin_cos_narrow<true>(x); }},
   };
   for (const form& fm : forms) {
     double worst = 0, at = 0;
@@ -204,6 +213,10 @@ TEMPLATE_TEST_CASE("the activations and functions of 16-bit types take the float
     differ += !same_value(ew::sigmoid<T>{}(x), ew::down<T>(d::sigmoid_narrow(c)));
     differ += !same_value(ew::silu<T>{}(x), ew::down<T>(d::x_sigmoid_narrow(c, c)));
     differ += !same_value(ew::erf<T>{}(x), ew::down<T>(d::erf_narrow(c)));
+    differ += !same_value(ew::sin<T>{}(x), ew::down<T>(d::sin_cos_narrow<false>(c)));
+    differ += !same_value(ew::cos<T>{}(x), ew::down<T>(d::sin_cos_narrow<true>(c)));
+    const auto [s, co] = ew::sincos<T>{}(x);
+    differ += !same_value(s, ew::sin<T>{}(x)) + !same_value(co, ew::cos<T>{}(x));
   }
   CHECK(differ == 0);
   // The limits and the thresholds: softplus is x above its threshold, bit for bit, and 0 at -inf;
@@ -264,6 +277,22 @@ TEMPLATE_TEST_CASE("the activations and functions of 16-bit types take the float
   CHECK(same_value(one_minus_erf(inf), T(0.0f)));
   CHECK(same_value(one_minus_erf(T(4.0f)), T(0.0f)));
   CHECK(same_value(one_minus_erf(-inf), T(2.0f)));
+  // sin: +-0 at +-0, NaN at the infinities and NaN; cos 1 at both zeros. Past 2^17 (bf16 only) CUDA's float
+  // functions: the float form gives what sinf / cosf give there.
+  CHECK(same_value(ew::sin<T>{}(T(0.0f)), T(0.0f)));
+  CHECK(same_value(ew::sin<T>{}(T(-0.0f)), T(-0.0f)));
+  CHECK(same_value(ew::cos<T>{}(T(0.0f)), T(1.0f)));
+  CHECK(same_value(ew::cos<T>{}(T(-0.0f)), T(1.0f)));
+  for (const T v : {inf, -inf, ew::down<T>(NAN)}) {
+    CHECK(std::isnan(ew::up(ew::sin<T>{}(v))));
+    CHECK(std::isnan(ew::up(ew::cos<T>{}(v))));
+  }
+  CHECK(std::isnan(ew::detail::sin_cos_narrow<false>(NAN)));
+  CHECK(std::isnan(ew::detail::sin_cos_narrow<true>(NAN)));
+  for (const float v : {0x1.0001p17f, -1.0e30f, 3.0e38f}) {
+    CHECK(ew::detail::sin_cos_narrow<false>(v) == std::sin(v));
+    CHECK(ew::detail::sin_cos_narrow<true>(v) == std::cos(v));
+  }
 }
 
 TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute their float forms",
@@ -282,6 +311,8 @@ TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute the
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::log1p<T>>::type, d::log1p_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::expm1<T>>::type, d::expm1_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::erf<T>>::type, d::erf_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::sin<T>>::type, d::sin_narrow_form>);
+  STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::cos<T>>::type, d::cos_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::elu<T>>::type, d::elu_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::selu<T>>::type, d::selu_narrow_form>);
   STATIC_REQUIRE(std::is_same_v<typename d::compute_form<ew::mish<T>>::type, d::mish_narrow_form>);
@@ -307,6 +338,8 @@ TEMPLATE_TEST_CASE("in a chain, the 16-bit activations and functions compute the
     differ += !same_value(ew::compose(sb, ew::mish<T>{})(x), once(d::mish_narrow(c)));
     differ += !same_value(ew::compose(sb, ew::logsigmoid<T>{})(x), once(d::log_sigmoid_narrow(c)));
     differ += !same_value(ew::compose(sb, ew::erf<T>{})(x), once(d::erf_narrow(c)));
+    differ += !same_value(ew::compose(sb, ew::sin<T>{})(x), once(d::sin_cos_narrow<false>(c)));
+    differ += !same_value(ew::compose(sb, ew::cos<T>{})(x), once(d::sin_cos_narrow<true>(c)));
   }
   CHECK(differ == 0);
 }

@@ -107,6 +107,48 @@ EW_HD float erf_narrow(float x) {
   return cuda::std::fabs(x) > 3.3f ? cuda::std::copysign(1.0f, x) : r;
 }
 
+/// `sin r` for `|r|` up to `pi / 2 + 2^-6`: `r P(r^2)`, P of degree 3 (a least-squares fit of `sin(r) / r`
+/// over r^2, reweighted towards the minimax relative error; 1.02e-6, 1.04e-6 with the coefficients rounded
+/// to float). Four multiply-adds and two products.
+EW_HD float sin_half_period(float r) {
+  const float s = r * r;
+  float p = -0.000184611883f;
+  p = mul_add(p, s, 0.008311023f);
+  p = mul_add(p, s, -0.16665484f);
+  p = mul_add(p, s, 0.999998987f);
+  return r * p;
+}
+
+/// `sin x` (`Cosine` false) or `cos x` (true) for a result rounded to a 16-bit or FP8 type (`ew::sin<__half>`
+/// and the others, and their forms in `ew::compose`): `x` reduced by a multiple `k` of pi to `r = x - k pi`
+/// in [-pi / 2, pi / 2] (`k` an integer for sin, an integer and a half for cos), then `+-sin r`
+/// (`sin_half_period`). `r` is exact but for its last two roundings: pi in three floats (Cody and Waite),
+/// each product with `k` exact inside a multiply-add, the first difference exact (both terms on the grid of
+/// 2^-23 and under 2 apart) up to |x| = 2^17; past it (bf16 and float arguments only) CUDA's `sinf` /
+/// `cosf`, whose reduction holds for every float. The result's relative error is below 2^-19 (1.14e-6 at
+/// most over every f16 and bf16 input; the nearest an f16 or bf16 value comes to a zero of sin or cos is
+/// 2^-16, against the 2^-60 that the three floats leave out of `k pi`), in 18 instructions on the common
+/// path (sm_90, CUDA 13.0) where `sinf` takes 24, two of them conversions between float and integer (bf16
+/// sin ran at 0.883 of relu's bandwidth on the H200, cos at 0.862: docs/PERFORMANCE.md change 62).
+/// sin(+-0) = +-0, the infinities and NaN give NaN.
+template <bool Cosine>
+EW_HD float sin_cos_narrow(float x) {
+  const float a = cuda::std::fabs(x);  // sin is odd, cos even: the sign goes back on at the end
+  if (a > 0x1p17f) return Cosine ? cuda::std::cos(x) : cuda::std::sin(x);  // NaN goes on below
+  constexpr float round_shift = 0x1.8p23f;  // adding it rounds a float under 2^22 to an integer
+  // k = round(a / pi) (sin), round(a / pi - 1/2) + 1/2 (cos); t's last bit is the integer's parity
+  const float t =
+      Cosine ? mul_add(a, 0.318309873f, -0.5f) + round_shift : mul_add(a, 0.318309873f, round_shift);
+  const float k = Cosine ? (t - round_shift) + 0.5f : t - round_shift;
+  float r = mul_add(k, -3.14159274f, a);  // exact: both on the grid of 2^-23, the difference under 2
+  r = mul_add(k, 8.74227766e-08f, r);
+  r = mul_add(k, 3.43024902e-15f, r);
+  // sin(r + k pi) = (-1)^k sin r; cos(r + (j + 1/2) pi) = (-1)^(j + 1) sin r
+  unsigned flip = (cuda::std::bit_cast<unsigned>(t) + (Cosine ? 1u : 0u)) << 31;
+  if (!Cosine) flip ^= cuda::std::bit_cast<unsigned>(x) & 0x80000000u;
+  return cuda::std::bit_cast<float>(cuda::std::bit_cast<unsigned>(sin_half_period(r)) ^ flip);
+}
+
 /// `log1p(e) / e` for `|e| < 2^-4`: `1 - e / 2 + e^2 / 3 - ... - e^5 / 6`; the next term, `e^6 / 7`, is
 /// under 2^-26 (a relative error of `log1p`, with the roundings, below 2^-23).
 EW_HD float log1p_series(float e) {
@@ -376,6 +418,12 @@ struct mish_narrow_form {
 };
 struct logsigmoid_narrow_form {
   EW_HD float operator()(float x) const { return log_sigmoid_narrow(x); }
+};
+struct sin_narrow_form {
+  EW_HD float operator()(float x) const { return sin_cos_narrow<false>(x); }
+};
+struct cos_narrow_form {
+  EW_HD float operator()(float x) const { return sin_cos_narrow<true>(x); }
 };
 struct erf_narrow_form {
   EW_HD float operator()(float x) const { return erf_narrow(x); }
