@@ -40,7 +40,7 @@
 #include "compose.cuh"
 #include "detail/math.cuh"
 #include "detail/math_float.cuh"
-#include "detail/math_narrow.cuh"
+#include "detail/narrow_forms.cuh"
 #include "functor.cuh"
 
 namespace ew {

@@ -19,7 +19,7 @@
 #include "ops.cuh"
 #include "detail/math.cuh"
 #include "detail/math_float.cuh"
-#include "detail/math_narrow.cuh"
+#include "detail/narrow_forms.cuh"
 #include "functor.cuh"
 
 namespace ew {

@@ -1,9 +1,9 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
-// The float forms for 16-bit results (detail/math_narrow.cuh: gelu, softplus, log-sigmoid, mish, expm1,
-// elu, selu, log, log2, log1p, gelu_tanh, sigmoid, silu, erf, sin, cos) on the host (ctest host.math_narrow),
-// over every value of __half and __nv_bfloat16, against the long double references of
-// tests/common/functor_reference.cuh and each op's 1-ulp bound for the 16-bit types:
+// The float forms for 16-bit results (detail/math_narrow.cuh and math_narrow_poly.cuh: gelu, softplus,
+// log-sigmoid, mish, expm1, elu, selu, log, log2, log1p, gelu_tanh, sigmoid, silu, erf, sin, cos) on the host
+// (ctest host.math_narrow), over every value of __half and __nv_bfloat16, against the long double references
+// of tests/common/functor_reference.cuh and each op's 1-ulp bound for the 16-bit types:
 // - with the host's stand-ins for the GPU's approximate instructions (the C++ functions), as the ops run;
 // - with the instructions at their documented worst error, each way: `ex2.approx` 2 ulp (2^-22 relative)
 //   and results below 2^-126 flushed, `lg2.approx` 2^-22 absolute, `rcp.approx` 2^-23 relative; so the
@@ -112,7 +112,8 @@ TEMPLATE_TEST_CASE("the float forms of 16-bit activations are within 1 ulp of ev
 TEST_CASE("the float forms' relative errors stay below their stated bounds", "[math_narrow][host]") {
   // Over every finite f16 and bf16 input whose result is a normal float, with the three kinds of
   // approximations: gelu 2^-13, gelu_tanh 2^-15, sigmoid and silu 2^-16, softplus, log-sigmoid, mish and
-  // expm1 2^-17, log, log2, log1p and erf 2^-18, sin and cos 2^-19 (math_narrow.cuh).
+  // expm1 2^-17, log, log2, log1p and erf 2^-18, sin and cos 2^-19 (math_narrow.cuh,
+  // math_narrow_poly.cuh).
   namespace d = ew::detail;
   struct form {
     const char* name;
