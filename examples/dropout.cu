@@ -31,14 +31,16 @@ int main() {
   }
   const std::size_t n = std::size_t(1) << 22;
   std::vector<float> hx(n, 1.0f), hb(n, 0.5f);
-  float *x, *b, *y, *y2;
-  bool* mask;
+  float *x, *b, *y, *y2, *y3;
+  bool *mask, *mask16;
   ew::philox_seed* key;
   CHECK(cudaMalloc(&x, n * sizeof(float)));
   CHECK(cudaMalloc(&b, n * sizeof(float)));
   CHECK(cudaMalloc(&y, n * sizeof(float)));
   CHECK(cudaMalloc(&y2, n * sizeof(float)));
+  CHECK(cudaMalloc(&y3, n * sizeof(float)));
   CHECK(cudaMalloc(&mask, n * sizeof(bool)));
+  CHECK(cudaMalloc(&mask16, n * sizeof(bool)));
   CHECK(cudaMalloc(&key, sizeof(ew::philox_seed)));
   CHECK(cudaMemcpy(x, hx.data(), n * sizeof(float), cudaMemcpyHostToDevice));
   CHECK(cudaMemcpy(b, hb.data(), n * sizeof(float), cudaMemcpyHostToDevice));
@@ -55,28 +57,40 @@ int main() {
   // The same values without the mask: ew::discard writes nothing for that output.
   CHECK(ew::elementwise(add_then_dropout, n, ew::out(y2, ew::discard), ew::in(x, b, ew::random_bits(key)),
                         stream));
+  // 16 random bits an element, eight elements from a Philox evaluation: p in steps of 2^-16.
+  CHECK(ew::elementwise(add_then_dropout, n, ew::out(y3, mask16), ew::in(x, b, ew::random_bits16(key)),
+                        stream));
   // [snippet]
 
-  std::vector<float> hy(n), hy2(n);
-  std::vector<unsigned char> hm(n);
+  std::vector<float> hy(n), hy2(n), hy3(n);
+  std::vector<unsigned char> hm(n), hm16(n);
   CHECK(cudaMemcpyAsync(hy.data(), y, n * sizeof(float), cudaMemcpyDeviceToHost, stream));
   CHECK(cudaMemcpyAsync(hy2.data(), y2, n * sizeof(float), cudaMemcpyDeviceToHost, stream));
   CHECK(cudaMemcpyAsync(hm.data(), mask, n, cudaMemcpyDeviceToHost, stream));
+  CHECK(cudaMemcpyAsync(hy3.data(), y3, n * sizeof(float), cudaMemcpyDeviceToHost, stream));
+  CHECK(cudaMemcpyAsync(hm16.data(), mask16, n, cudaMemcpyDeviceToHost, stream));
   CHECK(cudaStreamSynchronize(stream));
-  std::size_t kept = 0, wrong = 0;
+  std::size_t kept = 0, kept16 = 0, wrong = 0;
+  const float scaled = static_cast<float>(1.5) * static_cast<float>(1.0 / 0.9);  // (x + b) * scale
   for (std::size_t i = 0; i < n; ++i) {
     kept += hm[i];
-    wrong += hy[i] != (hm[i] ? 1.5f / 0.9f : 0.0f) && hy[i] != (hm[i] ? static_cast<float>(1.5 / 0.9) : 0.0f);
+    kept16 += hm16[i];
+    wrong += hy[i] != (hm[i] ? scaled : 0.0f) || hm[i] > 1;
     wrong += hy2[i] != hy[i];
+    wrong += hy3[i] != (hm16[i] ? scaled : 0.0f) || hm16[i] > 1;
   }
   const double rate = static_cast<double>(kept) / static_cast<double>(n);
-  std::printf("dropout: %zu elements, keep rate %.5f (want 0.9), %zu wrong\n", n, rate, wrong);
+  const double rate16 = static_cast<double>(kept16) / static_cast<double>(n);
+  std::printf("dropout: %zu elements, keep rate %.5f (32-bit words), %.5f (16 bits; want 0.9), %zu wrong\n",
+              n, rate, rate16, wrong);
   CHECK(cudaFree(x));
   CHECK(cudaFree(b));
   CHECK(cudaFree(y));
   CHECK(cudaFree(y2));
+  CHECK(cudaFree(y3));
   CHECK(cudaFree(mask));
+  CHECK(cudaFree(mask16));
   CHECK(cudaFree(key));
   CHECK(cudaStreamDestroy(stream));
-  return wrong == 0 && rate > 0.898 && rate < 0.902 ? 0 : 1;
+  return wrong == 0 && rate > 0.898 && rate < 0.902 && rate16 > 0.898 && rate16 < 0.902 ? 0 : 1;
 }

@@ -41,6 +41,7 @@
 //     cub              cub::DeviceReduce::TransformReduce(x as float, plus)
 //   dropout      (y, mask) = dropout(x, p = 0.1) keyed by (seed, offset, i), f32 and bf16, 2^26 and 2^28
 //     ew_dropout       ew::dropout over ew::in(x, ew::random_bits(key)), a bool mask
+//     ew_dropout16     the same over ew::random_bits16(key) (16 bits an element, eight from a Philox block)
 //     ew_relu_ref      ew's relu over the same x (bar: ew_dropout >= 0.97x of its GB/s, the mask's bytes
 //                      counted for dropout)
 
@@ -494,39 +495,49 @@ void reduction_cells(std::size_t n, bool amax) {
 
 constexpr double dropout_p = 0.1;
 
-template <class T>
-void dropout_cells(std::size_t n) {
+/// One dropout row with its mask: `impl` over the random operand of kind `K` (slot `slot`, mask buffer
+/// extra(`mask_slot`)), every value and mask against the host's operand and the keep rate against its law.
+template <class T, ew::random_kind K>
+void dropout_row(std::size_t n, const std::string& impl, int slot, int mask_slot) {
   const std::string type = type_traits<T>::name, op = "dropout";
   const ew::philox_seed key{0x2026120113ull, 1};
   const ew::dropout<T> d(dropout_p);
   const double bytes = static_cast<double>(n) * (2.0 * sizeof(T) + 1.0);
+  const auto operand = [key] {
+    if constexpr (K == ew::random_kind::bits16) {
+      return ew::random_bits16(key);
+    } else {
+      return ew::random_bits(key);
+    }
+  };
   register_cold_row(
-      op, type, "ew_dropout", 0, n, bytes,
-      [n] {
-        ensure_inputs<T>(n, 0, 0);
-        extra(4).ensure(n + 256);
+      op, type, impl, slot, n, bytes,
+      [n, slot, mask_slot] {
+        ensure_inputs<T>(n, 0, slot);
+        extra(mask_slot).ensure(n + 256);
       },
-      [n](cudaStream_t s) {
-        poison(ws().out(0).as<T>(), n * sizeof(T), s);
-        poison(extra(4).as<bool>(), n, s);
+      [n, slot, mask_slot](cudaStream_t s) {
+        poison(ws().out(slot).as<T>(), n * sizeof(T), s);
+        poison(extra(mask_slot).as<bool>(), n, s);
       },
-      [n, key, d](cudaStream_t s) {
-        ew_ok(ew::elementwise(d, n, ew::out(ws().out(0).as<T>(), extra(4).as<bool>()),
-                              ew::in(ws().a.as<const T>(), ew::random_bits(key)), s));
+      [n, d, slot, mask_slot, operand](cudaStream_t s) {
+        ew_ok(ew::elementwise(d, n, ew::out(ws().out(slot).as<T>(), extra(mask_slot).as<bool>()),
+                              ew::in(ws().a.as<const T>(), operand()), s));
       },
-      [n, key, d](cudaStream_t s) {
+      [n, key, d, slot, mask_slot](cudaStream_t s) {
         EWB_CHECK(cudaStreamSynchronize(s));
         std::vector<T> y(n);
         std::vector<unsigned char> m(n);
-        EWB_CHECK(cudaMemcpy(y.data(), ws().out(0).as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
-        EWB_CHECK(cudaMemcpy(m.data(), extra(4).as<bool>(), n, cudaMemcpyDeviceToHost));
+        EWB_CHECK(cudaMemcpy(y.data(), ws().out(slot).as<T>(), n * sizeof(T), cudaMemcpyDeviceToHost));
+        EWB_CHECK(cudaMemcpy(m.data(), extra(mask_slot).as<bool>(), n, cudaMemcpyDeviceToHost));
         const T* a = reinterpret_cast<const T*>(ws().ha.data());
-        const ew::detail::random_input<ew::random_kind::bits, false> words{key, nullptr};
+        const ew::detail::random_input<K, false> words{key, nullptr};
+        const std::uint64_t keep_below = K == ew::random_kind::bits16 ? d.keep_below16 : d.keep_below;
         std::vector<unsigned long long> bad(64, 0), kept(64, 0);
         parallel_for(n, [&](std::size_t lo, std::size_t hi) {
           unsigned long long b = 0, k = 0;
           for (std::size_t i = lo; i < hi; ++i) {
-            const bool keep = words.element(i) < d.keep_below;
+            const bool keep = words.element(i) < keep_below;
             const T want = cuda::std::get<0>(d(a[i], words.element(i)));
             b += m[i] != (keep ? 1 : 0) || std::memcmp(&want, &y[i], sizeof(T)) != 0;
             k += keep;
@@ -550,6 +561,14 @@ void dropout_cells(std::size_t n) {
         }
         return res;
       });
+}
+
+template <class T>
+void dropout_cells(std::size_t n) {
+  const std::string type = type_traits<T>::name, op = "dropout";
+  dropout_row<T, ew::random_kind::bits>(n, "ew_dropout", 0, 4);
+  // ew::random_bits16: eight elements from a Philox block (change 63).
+  dropout_row<T, ew::random_kind::bits16>(n, "ew_dropout16", 2, 31);  // extra(31): used by no other row
   register_cold_row(
       op, type, "ew_relu_ref", 1, n, 2.0 * static_cast<double>(n) * sizeof(T),
       [n] {

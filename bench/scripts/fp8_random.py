@@ -32,6 +32,7 @@ CELLS = [("quant_amax", "ew_fused", "ew_cast", 0.97, 4.0),
          ("quant_amax", "ew_fused_cap32", "ew_cast", None, None),
          ("quant_amax", "two_pass_cub", "ew_cast", None, None),
          ("dropout", "ew_dropout", "ew_relu_ref", 0.97, 1.0),
+         ("dropout", "ew_dropout16", "ew_relu_ref", 0.97, 1.0),
          ("amax_alone", "ew_overwrite", "cub", 1.00, None),
          ("amax_alone", "ew_overwrite_cap32", "cub", None, None),
          ("amax_alone", "ew_overwrite_waves1", "cub", None, None),
@@ -83,7 +84,7 @@ def main():
         lines += ["", "| ew row | " + " | ".join(f"run {k}" for k in range(len(docs))) + " | spread |", "|---|" + "---|" * (len(docs) + 1)]
         worst = 0.0
         for name in sorted(rows):
-            if name.split("/")[2] not in ("ew_fused", "ew_cast", "ew_dropout", "ew_relu_ref", "ew_fused_reset",
+            if name.split("/")[2] not in ("ew_fused", "ew_cast", "ew_dropout", "ew_dropout16", "ew_relu_ref", "ew_fused_reset",
                                           "ew_fused_overwrite", "ew_overwrite", "ew_into", "ew_into_reset"):
                 continue
             vals, spread = gbps_across(docs, name)

@@ -12,7 +12,8 @@ Cells (f32 and bf16 x; GB/s counts each input read once and each output written 
                        torch.compile of the same, ew's one launch into ew::reduce_overwrite (no reset);
                        beside ew's plain cast (ew_cast, issue 22's bar: 0.97 of it). n = 2^20 to 2^28.
   dropout/T/n          y = dropout(x, p = 0.1), no mask: F.dropout eager (its kernel writes the mask too) and
-                       compiled (Inductor's Philox), ew::dropout with ew::discard; beside ew's 1-D relu over
+                       compiled (Inductor's Philox), ew::dropout with ew::discard (and, as the variant
+                       ew.bits16, over ew::random_bits16); beside ew's 1-D relu over
                        x (the bar: 0.97 of it). n = 2^26, 2^28.
   amax/T/n, sum/T/n    a reduction alone into a float: x.abs().amax(), x.sum(dtype=float32); ew's
                        ew::reduce_overwrite (the sum deterministic). n = 2^20, 2^24, 2^28.
@@ -231,6 +232,12 @@ def build_cell(spec, lib, stream, gen, mode):
         keep.append(y)
         drop = call("dropout", y.data_ptr(), x.data_ptr(), n, P, DROP_SEED, DROP_OFFSET)
         impls["ew"] = Impl(drop, nbytes, dropout_check(lambda: (poisoned(y), drop(), y)[2]))
+        # ew::random_bits16: 16 bits an element, eight elements from a Philox block (keep probability in
+        # steps of 2^-16); a variant row beside ew's 32-bit words and torch.compile.
+        y16 = torch.empty_like(x)
+        keep.append(y16)
+        drop16 = call("dropout16", y16.data_ptr(), x.data_ptr(), n, P, DROP_SEED, DROP_OFFSET)
+        impls["ew.bits16"] = Impl(drop16, nbytes, dropout_check(lambda: (poisoned(y16), drop16(), y16)[2]))
         ref = add_relu_ref(impls, call, x, keep)
     elif op in ("amax", "sum"):
         nbytes = n * size
@@ -439,6 +446,7 @@ def main():
     lib = ctypes.CDLL(a.lib)
     Pp, I, F = ctypes.c_void_p, ctypes.c_int64, ctypes.c_float
     sig = {"fp8_cast": [Pp, Pp, I, F], "quant_amax": [Pp, Pp, Pp, Pp, I, F], "dropout": [Pp, Pp, I, F, I, I],
+           "dropout16": [Pp, Pp, I, F, I, I],
            "amax": [Pp, Pp, Pp, I], "sum": [Pp, Pp, Pp, I], "cast_transpose": [Pp, Pp, Pp, Pp, Pp, I, I, F],
            "bias_gelu": [Pp, Pp, Pp, I, I], "copy": [Pp, Pp, I], "relu": [Pp, Pp, I], "pow": [Pp, Pp, Pp, I]}
     for op, types in sig.items():

@@ -297,6 +297,13 @@ extern "C" __attribute__((visibility("default"))) std::int64_t ew_cells_workspac
                            ew::out(static_cast<T*>(y), ew::discard),                                         \
                            ew::in(static_cast<const T*>(x), ew::random_bits(key)), s);                       \
   }                                                                                                          \
+  EW_CELLS_API ew_cells_dropout16_##suffix(void* y, const void* x, std::int64_t n, float p,                  \
+                                           std::int64_t seed, std::int64_t offset, cudaStream_t s) {         \
+    const ew::philox_seed key{static_cast<std::uint64_t>(seed), static_cast<std::uint64_t>(offset)};         \
+    return ew::elementwise(ew::dropout<T>{p}, static_cast<std::size_t>(n),                                   \
+                           ew::out(static_cast<T*>(y), ew::discard),                                         \
+                           ew::in(static_cast<const T*>(x), ew::random_bits16(key)), s);                     \
+  }                                                                                                          \
   EW_CELLS_API ew_cells_amax_##suffix(void* am, void* ws, const void* x, std::int64_t n, cudaStream_t s) {   \
     return ew::elementwise(                                                                                  \
         as_float<T>{}, static_cast<std::size_t>(n),                                                          \

@@ -18,7 +18,8 @@
 /// 4 * offset, &state)`. So the value at `i` does not depend on the grid, the block, the vector width, the
 /// alignment of the arrays or the other operands, and a graph replays the same values; with the seed and
 /// offset in device memory (`ew::random_bits(d_seed)`), each replay reads them when it runs, so a graph
-/// advances its offset without being rebuilt. Four consecutive elements share one Philox evaluation.
+/// advances its offset without being rebuilt. Four consecutive elements share one Philox evaluation (eight
+/// of `ew::random_bits16`, which takes the halves of the same words).
 /// Launches with different offsets use disjoint counters whatever their sizes (the offset and the block
 /// index are separate counter words), so advancing the offset by 1 per launch is enough.
 ///
@@ -105,6 +106,7 @@ EW_HD philox_block philox_stream_block(const philox_seed& key, std::uint64_t q) 
 /// What a random operand gives each element.
 enum class random_kind {
   bits,     ///< the 32-bit word, `std::uint32_t`
+  bits16,   ///< half a word, `std::uint16_t`: eight elements from one Philox block (see `ew::random_bits16`)
   uniform,  ///< `float` in [0, 1): the word's top 24 bits times 2^-24 (every value a multiple of 2^-24)
   normal    ///< `float`, standard normal: the Box-Muller transform of words (0, 1) and (2, 3) of a block,
             ///< `sqrt(-2 log u1) * (cos, sin)(2 pi u2)` with `u1` in (0, 1]
@@ -123,6 +125,15 @@ struct random_operand {
 inline random_operand<random_kind::bits, false> random_bits(philox_seed key) { return {key, nullptr}; }
 /// As above, the key read from device memory `*key` when the kernel runs (graph replays see new offsets).
 inline random_operand<random_kind::bits, true> random_bits(const philox_seed* key) { return {{}, key}; }
+/// 16 random bits per element (`std::uint16_t`), for `ew::dropout` where a keep probability in steps of
+/// 2^-16 is enough: element `i` is half `i % 2` (the low 16 bits first) of word `(i / 2) % 4` of block
+/// `i / 8` of the same (seed, offset) stream as `ew::random_bits`, so one Philox evaluation serves eight
+/// elements instead of four. Why: Philox-4x32-10 costs about 70 instructions a block, and bf16 dropout
+/// with one word an element was bound by issue on the H200 (0.86 of ew's relu, docs/PERFORMANCE.md,
+/// change 63). The values differ from `ew::random_bits`'s for the same key.
+inline random_operand<random_kind::bits16, false> random_bits16(philox_seed key) { return {key, nullptr}; }
+/// As above, the key read from device memory `*key` when the kernel runs.
+inline random_operand<random_kind::bits16, true> random_bits16(const philox_seed* key) { return {{}, key}; }
 /// A uniform `float` in [0, 1) per element (multiples of 2^-24).
 inline random_operand<random_kind::uniform, false> random_uniform(philox_seed key) { return {key, nullptr}; }
 /// As above, the key read from device memory.
@@ -155,10 +166,21 @@ EW_HD float normal_of(std::uint32_t a, std::uint32_t b, bool second) {
   return r * (second ? s : c);
 }
 
-/// The 1-D kernel's random operand: element `i` from block `i / 4`, word `i % 4`.
+/// Elements of kind `K` from one Philox block: 8 for `bits16`, else 4.
+template <random_kind K>
+inline constexpr int elements_per_block = K == random_kind::bits16 ? 8 : 4;
+
+/// The value type of a random operand of kind `K`.
+template <random_kind K>
+using random_value_t =
+    cuda::std::conditional_t<K == random_kind::bits, std::uint32_t,
+                             cuda::std::conditional_t<K == random_kind::bits16, std::uint16_t, float>>;
+
+/// The 1-D kernel's random operand: element `i` from block `i / E`, `E = elements_per_block<K>`.
 template <random_kind K, bool InMemory>
 struct random_input {
-  using value_type = cuda::std::conditional_t<K == random_kind::bits, std::uint32_t, float>;
+  using value_type = random_value_t<K>;
+  static constexpr int per_block = elements_per_block<K>;
   philox_seed key;
   const philox_seed* key_ptr;
 
@@ -170,10 +192,21 @@ struct random_input {
     }
   }
 
-  /// Element `k` (0..3) of block `b`; a normal takes the pair `k` belongs to.
+  /// Element `k` of block `b` for a `k` known only at run time (16-bit elements: a select, not a branch).
+  EW_HD static value_type from_block_at(const philox_block& b, int k) {
+    if constexpr (K == random_kind::bits16) {
+      return static_cast<std::uint16_t>(block_word(b, k / 2) >> (16 * (k % 2)));
+    } else {
+      return from_block(b, k);
+    }
+  }
+
+  /// Element `k` (0 to `per_block - 1`) of block `b`; a normal takes the pair `k` belongs to.
   EW_HD static value_type from_block(const philox_block& b, int k) {
     if constexpr (K == random_kind::bits) {
       return block_word(b, k);
+    } else if constexpr (K == random_kind::bits16) {
+      return static_cast<std::uint16_t>(block_word(b, k / 2) >> (16 * (k % 2)));
     } else if constexpr (K == random_kind::uniform) {
       return uniform_of(block_word(b, k));
     } else {
@@ -182,36 +215,65 @@ struct random_input {
   }
 
   EW_HD value_type element(std::size_t i) const {
-    return from_block(philox_stream_block(current_key(), i / 4), static_cast<int>(i % 4));
+    return from_block(philox_stream_block(current_key(), i / per_block), static_cast<int>(i % per_block));
   }
 
-  /// The `Vec` elements from `i`: one Philox block per four elements, at every alignment (`i % 4` picks a
-  /// variant whose word indices are compile-time constants, so that nothing goes to local memory).
+  /// The `Vec` elements from `i`: one Philox block per `per_block` elements, at every alignment (`i %
+  /// per_block` picks a variant whose word indices are compile-time constants, so that nothing goes to
+  /// local memory).
   template <int Vec>
   EW_HD vector_word<value_type, Vec> vector(std::size_t i) const {
-    const philox_seed k = current_key();
-    switch (i % 4) {
-      case 0:
-        return vector_at<Vec, 0>(k, i / 4);
-      case 1:
-        return vector_at<Vec, 1>(k, i / 4);
-      case 2:
-        return vector_at<Vec, 2>(k, i / 4);
-      default:
-        return vector_at<Vec, 3>(k, i / 4);
+    if constexpr (K == random_kind::bits16 && per_block % Vec == 0 && Vec < per_block) {
+      // A vector that starts on a multiple of its width lies in one block: the block, then its words picked
+      // by the start (a select), rather than a branch to one of `per_block` variants. An f32 dropout's whole
+      // tile (4 elements a vector) took 229 SASS instructions through the variants, 178 through the select,
+      // against 169 with 32-bit words (CUDA 13.0, sm_90; docs/PERFORMANCE.md, change 63).
+      if (i % Vec == 0)
+        return vector_in_block<Vec>(current_key(), i / per_block, static_cast<int>(i % per_block));
     }
+    return vector_from<Vec, 0>(current_key(), i / per_block, static_cast<int>(i % per_block));
   }
 
  private:
+  /// The `Vec` elements from element `first` (a multiple of `Vec`) of block `q`.
+  template <int Vec>
+  EW_HD static vector_word<value_type, Vec> vector_in_block(const philox_seed& k, std::uint64_t q,
+                                                            int first) {
+    const philox_block b = philox_stream_block(k, q);
+    vector_word<value_type, Vec> u;
+    if constexpr (Vec == 1) {
+      u.elements.v[0] = from_block_at(b, first);
+    } else {  // `first` even: the vector takes whole words from word first / 2
+      constexpr int words = Vec / 2;
+      const int w0 = first / 2;
+      std::uint32_t w[words];
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < words; ++j) w[j] = block_word(b, w0 + j);
+      EW_DETAIL_UNROLL
+      for (int j = 0; j < Vec; ++j) u.elements.v[j] = static_cast<std::uint16_t>(w[j / 2] >> (16 * (j % 2)));
+    }
+    return u;
+  }
+
+  template <int Vec, int First>
+  EW_HD static vector_word<value_type, Vec> vector_from(const philox_seed& k, std::uint64_t q, int first) {
+    if constexpr (First + 1 < per_block) {
+      if (first != First) return vector_from<Vec, First + 1>(k, q, first);
+    }
+    return vector_at<Vec, First>(k, q);
+  }
+
   template <int Vec, int First>
   EW_HD static vector_word<value_type, Vec> vector_at(const philox_seed& k, std::uint64_t q) {
-    constexpr int blocks = (First + Vec + 3) / 4;
+    constexpr int blocks = (First + Vec + per_block - 1) / per_block;
     philox_block b[blocks];
     EW_DETAIL_UNROLL
     for (int j = 0; j < blocks; ++j) b[j] = philox_stream_block(k, q + static_cast<std::uint64_t>(j));
     vector_word<value_type, Vec> u;
     EW_DETAIL_UNROLL
-    for (int j = 0; j < Vec; ++j) u.elements.v[j] = from_block(b[(First + j) / 4], (First + j) % 4);
+    for (int j = 0; j < Vec; ++j) {
+      u.elements.v[j] = from_block(b[(First + j) / per_block], (First + j) % per_block);
+    }
     return u;
   }
 };
@@ -226,27 +288,46 @@ struct random_input {
 /// PyTorch's `x * mask * scale`. An element is kept when its word is below `round((1 - p) * 2^32)`, so
 /// the keep probability is `1 - p` within 2^-33. `p` is clamped to [0, 1] (NaN drops nothing).
 ///
+/// With `ew::random_bits16` (a `std::uint16_t` an element) the element is kept when its 16 bits are below
+/// `round((1 - p) * 2^16)`: the keep probability is `1 - p` within 2^-17 (p = 0.1 keeps 58982 / 65536 =
+/// 0.899994), the scale still `1 / (1 - p)`, and one Philox evaluation serves eight elements rather than
+/// four (bf16 dropout without its mask is bound by Philox's instructions on the H200).
+///
 /// In an `ew::compose` chain, dropout also takes a `cuda::std::tuple<T, std::uint32_t>` (the value and the
 /// word), which `ew::carry_last` stages pass along: `ew::compose(ew::carry_last(ew::add<float>{}),
 /// ew::dropout<float>{p})` over `ew::in(x, b, ew::random_bits(key))` is `dropout(x + b)`.
 template <class T>
 struct dropout {
-  std::uint64_t keep_below;
+  std::uint64_t keep_below;    ///< a 32-bit word below this keeps its element
+  std::uint32_t keep_below16;  ///< 16 bits (`ew::random_bits16`) below this keep their element
   compute_t<T> scale;
 
   /// Dropout with drop probability `p`.
-  EW_HD dropout(double p) : keep_below(0), scale(0) {
+  EW_HD dropout(double p) : keep_below(0), keep_below16(0), scale(0) {
     const double q = p > 0 ? (p < 1 ? p : 1.0) : 0.0;  // NaN fails both tests: 0
     keep_below = static_cast<std::uint64_t>((1.0 - q) * 4294967296.0 + 0.5);
+    keep_below16 = static_cast<std::uint32_t>((1.0 - q) * 65536.0 + 0.5);
     scale = q < 1 ? static_cast<compute_t<T>>(1.0 / (1.0 - q)) : compute_t<T>(0);
   }
 
   EW_HD cuda::std::tuple<T, bool> operator()(T x, std::uint32_t bits) const {
-    const bool keep = bits < keep_below;
-    return cuda::std::tuple<T, bool>(down<T>(up(x) * (keep ? scale : compute_t<T>(0))), keep);
+    return apply(x, bits < keep_below);
   }
-  EW_HD cuda::std::tuple<T, bool> operator()(cuda::std::tuple<T, std::uint32_t> xb) const {
+  /// The 16-bit form (`ew::random_bits16`); a template so that an `int` argument takes the 32-bit form.
+  template <class B, cuda::std::enable_if_t<cuda::std::is_same_v<B, std::uint16_t>, int> = 0>
+  EW_HD cuda::std::tuple<T, bool> operator()(T x, B bits) const {
+    return apply(x, static_cast<std::uint32_t>(bits) < keep_below16);
+  }
+  template <class B,
+            cuda::std::enable_if_t<
+                cuda::std::is_same_v<B, std::uint32_t> || cuda::std::is_same_v<B, std::uint16_t>, int> = 0>
+  EW_HD cuda::std::tuple<T, bool> operator()(cuda::std::tuple<T, B> xb) const {
     return (*this)(cuda::std::get<0>(xb), cuda::std::get<1>(xb));
+  }
+
+ private:
+  EW_HD cuda::std::tuple<T, bool> apply(T x, bool keep) const {
+    return cuda::std::tuple<T, bool>(down<T>(up(x) * (keep ? scale : compute_t<T>(0))), keep);
   }
 };
 
@@ -287,7 +368,8 @@ EW_HD constexpr carry_last_stage<F> carry_last(F f) {
 
 namespace detail {
 /// A random operand in an N-dimensional launch (detail/index_mapped.cuh): element `i`'s value from its flat
-/// index, the thread's last Philox block kept for its next element (the same block for up to four).
+/// index, the thread's last Philox block kept for its next element (the same block for up to four, or
+/// eight of `bits16`).
 template <random_kind K, bool InMemory>
 struct random_from_index {
   random_input<K, InMemory> r;
@@ -295,12 +377,13 @@ struct random_from_index {
   mutable philox_block b{};
 
   EW_HD typename random_input<K, InMemory>::value_type operator()(std::int64_t i) const {
+    constexpr int per_block = elements_per_block<K>;
     const std::uint64_t u = static_cast<std::uint64_t>(i);
-    if (u / 4 != q) {
-      q = u / 4;
+    if (u / per_block != q) {
+      q = u / per_block;
       b = philox_stream_block(r.current_key(), q);
     }
-    return random_input<K, InMemory>::from_block(b, static_cast<int>(u % 4));
+    return random_input<K, InMemory>::from_block(b, static_cast<int>(u % per_block));
   }
 };
 

@@ -1,12 +1,13 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 //
 // Counter-based random numbers on the GPU (ctest gpu.random): ew's Philox words against cuRAND's own
-// `curand4` after `curand_init(seed, q, 4 * offset)`; the same bits at every element whatever the vector
-// width, block size, output offset and launch mode (direct or graph), and equal to the host's Philox; the
-// key read from device memory, changed between graph replays; statistics of the uniform and normal
-// operands (mean, variance, a chi-square on a histogram) and of dropout (keep rate within its binomial
-// bound, scaled values, the mask equal to the words' threshold), f32 and bf16; dropout at the end of an
-// `ew::compose` chain. Every seed is printed with INFO, so a failure names it (EW_TEST_SEED replays).
+// `curand4` after `curand_init(seed, q, 4 * offset)`, and `ew::random_bits16` as those words' halves; the
+// same bits at every element whatever the vector width, block size, output offset and launch mode (direct
+// or graph), and equal to the host's Philox; the key read from device memory, changed between graph
+// replays; statistics of the uniform and normal operands (mean, variance, a chi-square on a histogram) and
+// of dropout over 32-bit and 16-bit words (keep rate within its binomial bound, scaled values, the mask
+// equal to the words' threshold), f32 and bf16; dropout at the end of an `ew::compose` chain. Every seed is
+// printed with INFO, so a failure names it (EW_TEST_SEED replays).
 
 #include <cmath>
 #include <cstdint>
@@ -61,6 +62,7 @@ std::vector<T> run_random(std::size_t n, std::size_t off, const ew::philox_seed&
       }
     };
     if (kind == ew::random_kind::bits) return issue(ew::random_bits(key));
+    if (kind == ew::random_kind::bits16) return issue(ew::random_bits16(key));
     if (kind == ew::random_kind::uniform) return issue(ew::random_uniform(key));
     return issue(ew::random_normal(key));
   }));
@@ -110,6 +112,40 @@ TEST_CASE("random: ew's words are cuRAND's Philox stream", "[random]") {
   }
 }
 
+TEST_CASE("random: ew::random_bits16 gives the halves of cuRAND's words, eight elements a block",
+          "[random]") {
+  const std::size_t blocks = 4096;
+  std::vector<std::uint64_t> qs(blocks);
+  for (std::uint64_t q = 0; q < blocks; ++q) qs[q] = q;
+  device_array<std::uint64_t> dq(blocks);
+  dq.upload(qs);
+  device_array<uint4> dw(blocks);
+  for (std::uint64_t offset : {std::uint64_t(0), std::uint64_t(9)}) {
+    const std::uint64_t seed = base_seed() + 16;
+    INFO("seed " << seed << " offset " << offset);
+    curand_blocks<<<static_cast<unsigned>(blocks / 128), 128>>>(seed, offset, dq.data(), blocks, dw.data());
+    EW_REQUIRE_CUDA(cudaGetLastError());
+    EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+    const auto want = dw.download();
+    const std::size_t n = blocks * 8;
+    device_array<std::uint16_t> dy(n, 3);
+    dy.poison();
+    EW_REQUIRE_CUDA(
+        ew::elementwise(ew::cast<std::uint16_t>{}, n, dy.data(), ew::random_bits16({seed, offset})));
+    EW_REQUIRE_CUDA(cudaDeviceSynchronize());
+    REQUIRE(dy.guards_intact());
+    const auto got = dy.download();
+    std::size_t wrong = 0;
+    for (std::size_t q = 0; q < blocks; ++q) {
+      const std::uint32_t w[4] = {want[q].x, want[q].y, want[q].z, want[q].w};
+      for (std::size_t k = 0; k < 8; ++k) {
+        wrong += got[8 * q + k] != static_cast<std::uint16_t>(w[k / 2] >> (16 * (k % 2)));
+      }
+    }
+    CHECK(wrong == 0);
+  }
+}
+
 TEST_CASE("random: the same value at every element on every launch shape", "[random]") {
   const ew::philox_seed key{base_seed(), 3};
   INFO("seed " << key.seed);
@@ -134,6 +170,20 @@ TEST_CASE("random: the same value at every element on every launch shape", "[ran
           const auto nv = run_random<float>(n, off, key, vec, bt, mode, ew::random_kind::normal);
           CHECK(std::memcmp(nv.data(), normal.data(), n * sizeof(float)) == 0);
         }
+      }
+    }
+  }
+  // 16 bits an element: the host's values at every width, offset and mode.
+  const ew::detail::random_input<ew::random_kind::bits16, false> host16{key, nullptr};
+  const auto b16 = run_random<std::uint16_t>(n, 0, key, 0, 0, launch_mode::direct, ew::random_kind::bits16);
+  std::size_t wrong16 = 0;
+  for (std::size_t i = 0; i < n; ++i) wrong16 += b16[i] != host16.element(i);
+  CHECK(wrong16 == 0);
+  for (std::size_t off : {1u, 3u, 5u, 7u}) {
+    for (int vec : {0, 1, 2, 4}) {
+      for (launch_mode mode : {launch_mode::direct, launch_mode::graph}) {
+        INFO("bits16 offset " << off << " vec " << vec << " " << mode_name(mode));
+        CHECK(run_random<std::uint16_t>(n, off, key, vec, 96, mode, ew::random_kind::bits16) == b16);
       }
     }
   }
@@ -224,10 +274,18 @@ TEST_CASE("random: uniform and normal statistics", "[random]") {
 }
 
 namespace {
-template <class T>
+template <class T, ew::random_kind K = ew::random_kind::bits>
 void check_dropout(double p, std::size_t n, std::size_t off) {
   const ew::philox_seed key{base_seed() + static_cast<std::uint64_t>(p * 1000), 11};
-  INFO("p " << p << " n " << n << " offset " << off << " seed " << key.seed);
+  INFO("p " << p << " n " << n << " offset " << off << " seed " << key.seed << " kind "
+            << static_cast<int>(K));
+  const auto words = [&key] {
+    if constexpr (K == ew::random_kind::bits16) {
+      return ew::random_bits16(key);
+    } else {
+      return ew::random_bits(key);
+    }
+  };
   std::vector<T> x(n);
   for (std::size_t i = 0; i < n; ++i) x[i] = ew::convert<T>(static_cast<float>((i % 1000) + 1) * 0.01f);
   device_array<T> dx(n, off), dy(n, off);
@@ -237,16 +295,17 @@ void check_dropout(double p, std::size_t n, std::size_t off) {
   dm.poison();
   const ew::dropout<T> op(p);
   EW_REQUIRE_CUDA(ew::elementwise(op, n, ew::out(dy.data(), dm.data()),
-                                  ew::in(static_cast<const T*>(dx.data()), ew::random_bits(key))));
+                                  ew::in(static_cast<const T*>(dx.data()), words())));
   EW_REQUIRE_CUDA(cudaDeviceSynchronize());
   REQUIRE(dy.guards_intact());
   REQUIRE(dm.guards_intact());
   const auto y = dy.download();
   const auto m = dm.download();
-  const ew::detail::random_input<ew::random_kind::bits, false> host{key, nullptr};
+  const ew::detail::random_input<K, false> host{key, nullptr};
+  const std::uint64_t keep_below = K == ew::random_kind::bits16 ? op.keep_below16 : op.keep_below;
   std::size_t kept = 0, wrong_mask = 0, wrong_value = 0;
   for (std::size_t i = 0; i < n; ++i) {
-    const bool want_keep = host.element(i) < op.keep_below;
+    const bool want_keep = host.element(i) < keep_below;
     wrong_mask += m[i] != (want_keep ? 1 : 0);
     kept += m[i] == 1;
     const T want = want_keep ? ew::down<T>(ew::up(x[i]) * op.scale) : ew::convert<T>(0.0f);
@@ -258,7 +317,7 @@ void check_dropout(double p, std::size_t n, std::size_t off) {
   device_array<T> dy2(n, off);
   dy2.poison();
   EW_REQUIRE_CUDA(ew::elementwise(op, n, ew::out(dy2.data(), ew::discard),
-                                  ew::in(static_cast<const T*>(dx.data()), ew::random_bits(key))));
+                                  ew::in(static_cast<const T*>(dx.data()), words())));
   EW_REQUIRE_CUDA(cudaDeviceSynchronize());
   REQUIRE(dy2.guards_intact());
   const auto y2 = dy2.download();
@@ -276,6 +335,18 @@ TEST_CASE("random: dropout keeps 1 - p within its binomial bound, f32 and bf16",
   }
   check_dropout<float>(0.0, 100000, 0);
   check_dropout<float>(1.0, 100000, 3);
+}
+
+TEST_CASE("random: dropout over ew::random_bits16 keeps 1 - p within its binomial bound, f32 and bf16",
+          "[random]") {
+  constexpr auto k16 = ew::random_kind::bits16;
+  for (double p : {0.1, 0.5, 0.9}) {
+    check_dropout<float, k16>(p, (std::size_t(1) << 22) + 7, 1);
+    check_dropout<__nv_bfloat16, k16>(p, (std::size_t(1) << 22) + 3, 0);
+    check_dropout<__nv_bfloat16, k16>(p, (std::size_t(1) << 20) + 5, 5);
+  }
+  check_dropout<__nv_bfloat16, k16>(0.0, 100000, 0);
+  check_dropout<__nv_bfloat16, k16>(1.0, 100000, 3);
 }
 
 TEST_CASE("random: dropout at the end of a compose chain", "[random]") {

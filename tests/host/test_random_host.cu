@@ -48,6 +48,30 @@ TEST_CASE("random: element i is word i % 4 of block i / 4 of (seed, offset)", "[
   CHECK(r.element(big) == hb.z);
 }
 
+TEST_CASE("random: 16-bit element i is half i % 2 of word (i / 2) % 4 of block i / 8", "[random]") {
+  const ew::philox_seed key{0x0123456789abcdefull, 0xfedcba9876543210ull};
+  const ew::philox_block b =
+      ew::philox4x32_10({0x76543210u, 0xfedcba98u, 0x00000005u, 0x00000000u}, 0x89abcdefu, 0x01234567u);
+  const auto r = ew::detail::input_arg<decltype(ew::random_bits16(key))>::to_1d(ew::random_bits16(key));
+  static_assert(std::is_same_v<decltype(r.element(0)), std::uint16_t>);
+  CHECK(r.element(40) == (b.x & 0xffffu));
+  CHECK(r.element(41) == (b.x >> 16));
+  CHECK(r.element(42) == (b.y & 0xffffu));
+  CHECK(r.element(43) == (b.y >> 16));
+  CHECK(r.element(44) == (b.z & 0xffffu));
+  CHECK(r.element(45) == (b.z >> 16));
+  CHECK(r.element(46) == (b.w & 0xffffu));
+  CHECK(r.element(47) == (b.w >> 16));
+  const std::uint64_t big = (std::uint64_t(3) << 35) + 13;  // block 3 * 2^32 + 1, word 2, high half
+  const ew::philox_block hb = ew::philox4x32_10({0x76543210u, 0xfedcba98u, 1u, 3u}, 0x89abcdefu, 0x01234567u);
+  CHECK(r.element(big) == (hb.z >> 16));
+  // From memory: the same values.
+  const ew::philox_seed stored = key;
+  const auto m =
+      ew::detail::input_arg<decltype(ew::random_bits16(&stored))>::to_1d(ew::random_bits16(&stored));
+  for (std::size_t i = 0; i < 64; ++i) CHECK(m.element(i) == r.element(i));
+}
+
 namespace {
 
 template <class Input, int Vec>
@@ -80,6 +104,7 @@ void check_all_widths(const Input& in) {
 TEST_CASE("random: a vector of any width at any start equals its elements", "[random]") {
   const ew::philox_seed key{42, 7};
   check_all_widths(ew::detail::random_input<ew::random_kind::bits, false>{key, nullptr});
+  check_all_widths(ew::detail::random_input<ew::random_kind::bits16, false>{key, nullptr});
   check_all_widths(ew::detail::random_input<ew::random_kind::uniform, false>{key, nullptr});
   check_all_widths(ew::detail::random_input<ew::random_kind::normal, false>{key, nullptr});
   // Read from memory: the same values as by value.
@@ -96,12 +121,16 @@ namespace {
 /// 2^-24; normal by Box-Muller in double from the pair of words (0, 1) or (2, 3), cosine on the pair's first
 /// lane and sine on its second.
 double reference_value(ew::random_kind kind, const ew::philox_seed& key, std::uint64_t i) {
-  const std::uint64_t q = i / 4;
+  const std::uint64_t q = kind == ew::random_kind::bits16 ? i / 8 : i / 4;
   const ew::philox_block b =
       ew::philox4x32_10({static_cast<std::uint32_t>(key.offset), static_cast<std::uint32_t>(key.offset >> 32),
                          static_cast<std::uint32_t>(q), static_cast<std::uint32_t>(q >> 32)},
                         static_cast<std::uint32_t>(key.seed), static_cast<std::uint32_t>(key.seed >> 32));
   const std::uint32_t words[4] = {b.x, b.y, b.z, b.w};
+  if (kind == ew::random_kind::bits16) {  // the low half of word (i / 2) % 4 first
+    const std::uint32_t w = words[(i / 2) % 4];
+    return i % 2 == 0 ? (w & 0xffffu) : (w >> 16);
+  }
   const int lane = static_cast<int>(i % 4);
   if (kind == ew::random_kind::bits) return words[lane];
   if (kind == ew::random_kind::uniform) return static_cast<double>(words[lane] >> 8) * 0x1p-24;
@@ -148,8 +177,10 @@ TEST_CASE("random: lane k of every vector is its own word of the Philox block it
   for (const ew::philox_seed key :
        {ew::philox_seed{42, 7}, ew::philox_seed{0x0123456789abcdefull, 0xfedcba98ull}}) {
     for (std::uint64_t start : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{2}, std::uint64_t{3},
-                                std::uint64_t{5}, std::uint64_t{1002}, (std::uint64_t{3} << 34) + 1}) {
+                                std::uint64_t{5}, std::uint64_t{6}, std::uint64_t{7}, std::uint64_t{1002},
+                                (std::uint64_t{3} << 34) + 1, (std::uint64_t{3} << 35) + 7}) {
       check_every_width<ew::random_kind::bits>(key, start);
+      check_every_width<ew::random_kind::bits16>(key, start);
       check_every_width<ew::random_kind::uniform>(key, start);
       check_every_width<ew::random_kind::normal>(key, start);
     }
@@ -185,6 +216,36 @@ TEST_CASE("random: dropout's threshold, scale and mask", "[random]") {
   CHECK(__bfloat162float(cuda::std::get<0>(h(__float2bfloat16(3.0f), 0u))) == 6.0f);
 }
 
+TEST_CASE("random: dropout's 16-bit threshold (ew::random_bits16)", "[random]") {
+  const ew::dropout<float> d(0.25);
+  CHECK(d.keep_below16 == 49152u);  // 0.75 * 2^16
+  CHECK(cuda::std::get<0>(d(2.0f, std::uint16_t{49151})) == 2.0f / 0.75f);
+  CHECK(cuda::std::get<1>(d(2.0f, std::uint16_t{49151})) == true);
+  CHECK(cuda::std::get<0>(d(2.0f, std::uint16_t{49152})) == 0.0f);
+  CHECK(cuda::std::get<1>(d(2.0f, std::uint16_t{49152})) == false);
+  // An int argument is a 32-bit word, as before the 16-bit form existed: 49152 < 0.75 * 2^32.
+  CHECK(cuda::std::get<1>(d(2.0f, 49152)) == true);
+  CHECK(ew::dropout<float>(0.1).keep_below16 == 58982u);  // round(0.9 * 65536) = round(58982.4)
+  CHECK(ew::dropout<float>(0.0).keep_below16 == 65536u);  // keeps every 16-bit value, 0xffff too
+  CHECK(cuda::std::get<1>(ew::dropout<float>(0.0)(1.0f, std::uint16_t{0xffff})) == true);
+  CHECK(ew::dropout<float>(1.0).keep_below16 == 0u);
+  CHECK(cuda::std::get<1>(ew::dropout<float>(1.0)(1.0f, std::uint16_t{0})) == false);
+  CHECK(ew::dropout<float>(NAN).keep_below16 == 65536u);
+  CHECK(ew::dropout<float>(7.0).keep_below16 == 0u);
+  // Every p in steps of 2^-20: the threshold is the nearest multiple of 2^-16 to 1 - p.
+  std::size_t off = 0;
+  for (int k = 0; k <= (1 << 20); ++k) {
+    const double p = std::ldexp(static_cast<double>(k), -20);
+    const double keep = ew::dropout<float>(p).keep_below16 * 0x1p-16;
+    off += std::fabs(keep - (1.0 - p)) > 0x1p-17;
+  }
+  CHECK(off == 0);
+  // In a chain: carry_last passes the 16 bits along.
+  const auto chain = ew::compose(ew::carry_last(ew::add<float>{}), ew::dropout<float>(0.5));
+  CHECK(cuda::std::get<0>(chain(1.0f, 2.0f, std::uint16_t{32767})) == 6.0f);
+  CHECK(cuda::std::get<1>(chain(1.0f, 2.0f, std::uint16_t{32768})) == false);
+}
+
 TEST_CASE("random: ew::carry_last passes the word through a chain to dropout", "[random]") {
   const auto chain = ew::compose(ew::carry_last(ew::add<float>{}), ew::carry_last(ew::relu<float>{}),
                                  ew::dropout<float>(0.5));
@@ -200,7 +261,7 @@ namespace {
 
 /// Runs the 1-D kernel body for every thread of a simulated grid of `n` elements with outputs at element
 /// offset `off`: dropout of x into (y, mask) with vector width `Vec`, the launcher's own plan.
-template <int Vec, int Unroll>
+template <int Vec, int Unroll, ew::random_kind K = ew::random_kind::bits>
 std::vector<unsigned char> simulated_mask(std::size_t n, std::size_t off, const ew::philox_seed& key,
                                           int block_threads) {
   std::vector<float> x(n + 16, 1.0f), y(n + 16, -1.0f);
@@ -209,7 +270,7 @@ std::vector<unsigned char> simulated_mask(std::size_t n, std::size_t off, const 
   const op_t op(0.3);
   auto outs = cuda::std::make_tuple(y.data() + off, mask.data() + off);
   auto ins = cuda::std::make_tuple(ew::detail::contiguous_input<float>{x.data() + off},
-                                   ew::detail::random_input<ew::random_kind::bits, false>{key, nullptr});
+                                   ew::detail::random_input<K, false>{key, nullptr});
   ew::detail::pointer_info arrays[3] = {ew::detail::info_of(y.data() + off),
                                         ew::detail::info_of(mask.data() + off),
                                         ew::detail::info_of(x.data() + off)};
@@ -250,5 +311,32 @@ TEST_CASE("random: the kernel body gives the same mask on any grid, vector width
     CHECK(simulated_mask<4, 2>(n, off, key, 64) == want);
     CHECK(simulated_mask<4, 4>(n, off, key, 96) == want);
     CHECK(simulated_mask<2, 8>(n, off, key, 128) == want);
+  }
+}
+
+TEST_CASE("random: the kernel body gives the same 16-bit mask on any grid, vector width and offset",
+          "[random]") {
+  const ew::philox_seed key{2026, 13};
+  const std::size_t n = 3001;
+  constexpr auto k16 = ew::random_kind::bits16;
+  const auto want = simulated_mask<1, 1, k16>(n, 0, key, 32);
+  // Element i's mask from first principles: half i % 2 of word (i / 2) % 4 of block i / 8, below
+  // round(0.7 * 2^16) = 45875.
+  const ew::philox_seed k = key;
+  std::size_t wrong = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const ew::philox_block b =
+        ew::philox4x32_10({static_cast<std::uint32_t>(k.offset), 0u, static_cast<std::uint32_t>(i / 8), 0u},
+                          static_cast<std::uint32_t>(k.seed), 0u);
+    const std::uint32_t words[4] = {b.x, b.y, b.z, b.w};
+    const std::uint32_t h = (words[(i / 2) % 4] >> (16 * (i % 2))) & 0xffffu;
+    wrong += want[i] != (h < 45875u ? 1 : 0);
+  }
+  CHECK(wrong == 0);
+  for (std::size_t off : {0u, 1u, 3u, 5u, 7u}) {
+    INFO("offset " << off);
+    CHECK(simulated_mask<4, 2, k16>(n, off, key, 64) == want);
+    CHECK(simulated_mask<8, 2, k16>(n, off, key, 96) == want);
+    CHECK(simulated_mask<2, 8, k16>(n, off, key, 128) == want);
   }
 }

@@ -48,6 +48,7 @@ constexpr unsigned char random_nd_poison = 0xab;
 
 /// Dropout of a [rows, cols] view `x` (row pitch `x_pitch`, column step `x_step`) into `y` (rows `y_pitch`
 /// apart) with its mask, every element against the 1-D operand at the flat index `r * cols + c`.
+template <ew::random_kind K = ew::random_kind::bits>
 void check_dropout_2d(std::int64_t rows, std::int64_t cols, std::int64_t x_pitch, std::int64_t x_step,
                       std::int64_t y_pitch, const std::string& want_path) {
   INFO("rows " << rows << " cols " << cols << " x strides " << x_pitch << "," << x_step << " y pitch "
@@ -65,10 +66,16 @@ void check_dropout_2d(std::int64_t rows, std::int64_t cols, std::int64_t x_pitch
   const auto xv = ew::strided(static_cast<const float*>(x.base), e, ew::strides{x_pitch, x_step});
   const auto yv = ew::strided(y.base, e, ew::strides{y_pitch, 1});
   const auto mv = ew::strided(m.base, e, ew::strides{y_pitch, 1});
-  const std::string path = run_random_nd(d, e, ew::out(yv, mv), ew::in(xv, ew::random_bits(key)));
-  INFO("path " << path);
+  std::string path;
+  if constexpr (K == ew::random_kind::bits16) {
+    path = run_random_nd(d, e, ew::out(yv, mv), ew::in(xv, ew::random_bits16(key)));
+  } else {
+    path = run_random_nd(d, e, ew::out(yv, mv), ew::in(xv, ew::random_bits(key)));
+  }
+  INFO("path " << path << " kind " << static_cast<int>(K));
   CHECK(path.find(want_path) == 0);
-  const ew::detail::random_input<ew::random_kind::bits, false> words{key, nullptr};
+  const ew::detail::random_input<K, false> words{key, nullptr};
+  const std::uint64_t keep_below = K == ew::random_kind::bits16 ? d.keep_below16 : d.keep_below;
   std::size_t wrong = 0, padding = 0;
   for (std::int64_t r = 0; r < rows; ++r) {
     for (std::int64_t c = 0; c < y_pitch; ++c) {
@@ -80,7 +87,7 @@ void check_dropout_2d(std::int64_t rows, std::int64_t cols, std::int64_t x_pitch
         padding += std::memcmp(&got, &p, sizeof p) != 0 || keep != random_nd_poison;
         continue;
       }
-      const bool want_keep = words.element(static_cast<std::size_t>(r * cols + c)) < d.keep_below;
+      const bool want_keep = words.element(static_cast<std::size_t>(r * cols + c)) < keep_below;
       const float want = x.base[r * x_pitch + c * x_step] * (want_keep ? d.scale : 0.0f);  // -0 kept
       wrong += std::memcmp(&got, &want, sizeof got) != 0 || keep != (want_keep ? 1 : 0);
     }
@@ -98,7 +105,14 @@ TEST_CASE("random: N-dimensional launches give element x the value of its flat i
   check_dropout_2d(64, 1000, 1000, 1, 1024, "vector_row");  // padded output rows
   check_dropout_2d(64, 64, 1, 64, 64, "tile");              // a transposed input
   check_dropout_2d(19, 45, 90, 2, 45, "");                  // every other column of x: any kernel
-  check_dropout_2d(1000, 3, 3, 1, 5, "");                   // short padded rows
+  // 16 bits an element: the thread's last block serves eight consecutive flat indices.
+  constexpr auto k16 = ew::random_kind::bits16;
+  check_dropout_2d<k16>(33, 70, 70, 1, 70, "1-D");
+  check_dropout_2d<k16>(37, 129, 129, 1, 150, "N-d");
+  check_dropout_2d<k16>(64, 1000, 1000, 1, 1024, "vector_row");
+  check_dropout_2d<k16>(64, 64, 1, 64, 64, "tile");
+  check_dropout_2d<k16>(19, 45, 90, 2, 45, "");
+  check_dropout_2d(1000, 3, 3, 1, 5, "");  // short padded rows
 }
 
 TEST_CASE("random: N-dimensional normal and uniform operands, broadcast and rank 3", "[random][nd]") {
@@ -155,6 +169,15 @@ TEST_CASE("random: the N-dimensional index map keeps its last block and gives ea
     INFO("i " << i);
     const float got = map(i), want = in.element(static_cast<std::size_t>(i));
     CHECK(std::memcmp(&got, &want, sizeof got) == 0);
+  }
+  // 16 bits an element: eight from a block, the same order.
+  const ew::detail::random_input<ew::random_kind::bits16, false> in16{key, nullptr};
+  const auto map16 =
+      ew::detail::input_arg<decltype(ew::random_bits16(key))>::index_map(ew::random_bits16(key));
+  const std::int64_t order16[] = {0, 7, 8, 1, 15, 16, 9, 9, 1000, 999, (std::int64_t{1} << 34) + 5, 6};
+  for (std::int64_t i : order16) {
+    INFO("i " << i);
+    CHECK(map16(i) == in16.element(static_cast<std::size_t>(i)));
   }
 }
 
