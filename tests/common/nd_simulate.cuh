@@ -183,6 +183,12 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
   }
   if constexpr (vec > 1) {
     if (call.path == ew::detail::nd_path::tile) {  // every thread of every block, phase by phase
+      if constexpr (ew::detail::narrow_output_tiles_apply<S, out_tuple, in_tuple>) {
+        if (call.stages_outputs_only()) {  // as dispatch_nd: the narrow-output tiles' plan
+          return simulate<VecRows, VecCols, ew::detail::narrow_output_shapes<S>>(op, e, outs, ins) +
+                 " (narrow-output tiles)";
+        }
+      }
       const auto out_ops = call.tile_out_operands(outs);
       const auto in_ops = call.tile_in_operands(ins);
       using thread_t = ew::detail::tile_thread<Op, vec, typename call_t::tile_shape_of, S, R,
@@ -206,8 +212,10 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
           }
         }
       }
-      return "tile rank " + std::to_string(call.tile.rank) + " b " + std::to_string(call.tile.b) + " tiles " +
-             std::to_string(call.tile.tiles) + " smem " + std::to_string(call.smem_bytes) +
+      return "tile rank " + std::to_string(call.tile.rank) + " side " + std::to_string(call.tile.side) +
+             " threads " + std::to_string(call_t::tile_shape_of::value.block_threads) + " b " +
+             std::to_string(call.tile.b) + " tiles " + std::to_string(call.tile.tiles) + " smem " +
+             std::to_string(call.smem_bytes) +
              (call.tile.vector_tiles ? " vector_tiles split " + std::to_string(call.tile.stage_split) : "") +
              (call.tile.staged_outputs ? " staged outputs" : "");
     }

@@ -334,7 +334,16 @@ struct twice_to_both {
 
 /// The cast-transpose of an [M, N] x of `T` into y and yt (yt `off` bytes past a 16-byte boundary),
 /// simulated; checks every code, every store and the bytes around yt.
-template <class T>
+/// ew's shapes without the narrow-output tiles: the cast-transpose on the 64-side tiles (change 42).
+struct no_narrow_output_tiles {
+  static constexpr ew::tuning::nd_kernel_shapes value = [] {
+    ew::tuning::nd_kernel_shapes s{};
+    s.narrow_output_tiles = {0, 256, 4};
+    return s;
+  }();
+};
+
+template <class T, class S = ew::tuning::default_nd_shapes_t>
 void check_cast_transpose(std::int64_t M, std::int64_t N, std::size_t off) {
   buffer<T> x(M * N + 8);
   std::mt19937_64 rng(static_cast<std::uint64_t>(M * 1000 + N));
@@ -349,14 +358,21 @@ void check_cast_transpose(std::int64_t M, std::int64_t N, std::size_t off) {
   access_log log;
   current_log = &log;
   ew::detail::host_access_observer = &observe;
-  const std::string path =
-      simulate(twice_to_both<T>{}, e,
-               cuda::std::make_tuple(ew::strided(y.data(), e, ew::strides{N, 1}),
-                                     ew::strided(yt, e, ew::strides{1, M})),
-               cuda::std::make_tuple(ew::strided(static_cast<const T*>(x.base), e, ew::strides{N, 1})));
+  constexpr auto vr = ew::tuning::default_nd_shapes.strided;
+  const std::string path = simulate<vr.vector_rows, vr.vector_cols, S>(
+      twice_to_both<T>{}, e,
+      cuda::std::make_tuple(ew::strided(y.data(), e, ew::strides{N, 1}),
+                            ew::strided(yt, e, ew::strides{1, M})),
+      cuda::std::make_tuple(ew::strided(static_cast<const T*>(x.base), e, ew::strides{N, 1})));
   ew::detail::host_access_observer = nullptr;
   INFO("M " << M << " N " << N << " yt offset " << off << " path " << path);
-  if (M > 1 && N > 1) CHECK(path.find("staged outputs") != std::string::npos);
+  if (M > 1 && N > 1) {
+    CHECK(path.find("staged outputs") != std::string::npos);
+    // ew's shapes: 128-side tiles of 256 threads (tuning_nd.cuh, narrow_output_tiles); without them 64.
+    const bool narrow = S::value.narrow_output_tiles.side != 0;
+    CHECK(path.find(narrow ? "side 128 threads 256" : "side 64 threads 128") != std::string::npos);
+    CHECK((path.find("(narrow-output tiles)") != std::string::npos) == narrow);
+  }
   std::size_t wrong = 0;
   for (std::int64_t i = 0; i < M; ++i) {
     for (std::int64_t j = 0; j < N; ++j) {
@@ -390,14 +406,65 @@ TEST_CASE("N-d kernel body on the host: two outputs of different layouts (a cast
   // fp8_cast_transpose_fused writes. The tile kernel stages yt's tiles through shared memory and stores
   // them along its rows: full tiles, edge tiles (96 = 64 + 32), and with yt one byte off its alignment the
   // general path; float x (4 elements a vector) and bf16 x (8).
-  const std::pair<std::int64_t, std::int64_t> shapes[] = {
-      {64, 96}, {33, 17}, {1, 40}, {40, 1}, {128, 192}, {130, 67}, {256, 64}, {96, 96}, {160, 48}};
+  // ew's shapes take the narrow-output tiles (128 a side, 256 threads): full tiles, edge tiles (192 = 128
+  // + 64), the general path; and without them the 64-side tiles.
+  const std::pair<std::int64_t, std::int64_t> shapes[] = {{64, 96},   {33, 17},   {1, 40},   {40, 1},
+                                                          {128, 192}, {130, 67},  {256, 64}, {96, 96},
+                                                          {160, 48},  {256, 384}, {200, 130}};
   for (const auto& mn : shapes) {
     for (std::size_t off : {0u, 1u}) {
       check_cast_transpose<float>(mn.first, mn.second, off);
       check_cast_transpose<__nv_bfloat16>(mn.first, mn.second, off);
+      check_cast_transpose<float, no_narrow_output_tiles>(mn.first, mn.second, off);
+      check_cast_transpose<__nv_bfloat16, no_narrow_output_tiles>(mn.first, mn.second, off);
     }
   }
+}
+
+TEST_CASE(
+    "N-d launch: the narrow-output tiles only for 1-byte outputs beside 2- and 4-byte arrays, staged "
+    "alone",
+    "[nd]") {
+  using S = ew::tuning::default_nd_shapes_t;
+  using f8 = __nv_fp8_e4m3;
+  using ct_f32 = cuda::std::tuple<ew::strided_view<f8, 2>, ew::strided_view<f8, 2>>;
+  using in_f32 = cuda::std::tuple<ew::strided_view<const float, 2>>;
+  using in_bf16 = cuda::std::tuple<ew::strided_view<const __nv_bfloat16, 2>>;
+  using in_f64 = cuda::std::tuple<ew::strided_view<const double, 2>>;
+  using out_bf16 = cuda::std::tuple<ew::strided_view<__nv_bfloat16, 2>>;
+  using in_u8 = cuda::std::tuple<ew::strided_view<const unsigned char, 2>>;
+  using out_u8 = cuda::std::tuple<ew::strided_view<unsigned char, 2>>;
+  CHECK(ew::detail::narrow_output_tiles_apply<S, ct_f32, in_f32>);
+  CHECK(ew::detail::narrow_output_tiles_apply<S, ct_f32, in_bf16>);
+  CHECK_FALSE(ew::detail::narrow_output_tiles_apply<S, ct_f32, in_f64>);    // 8-byte arrays: wide tiles
+  CHECK_FALSE(ew::detail::narrow_output_tiles_apply<S, out_bf16, in_f32>);  // no 1-byte output
+  CHECK_FALSE(ew::detail::narrow_output_tiles_apply<S, out_u8, in_u8>);  // 1-byte arrays alone: 128 already
+  CHECK_FALSE(ew::detail::narrow_output_tiles_apply<no_narrow_output_tiles, ct_f32, in_f32>);
+  CHECK(ew::tuning::nd_kernel_shapes_error(ew::tuning::default_nd_shapes) == nullptr);
+  ew::tuning::nd_kernel_shapes bad{};
+  bad.narrow_output_tiles = {96, 256, 4};
+  CHECK(std::string(ew::tuning::nd_kernel_shapes_error(bad)).find("narrow_output_tiles") == 0);
+  // A transposed f32 input into an FP8 output: the input is staged, so the plan keeps the 64-side tiles (a
+  // 128-side f32 tile would not fit the shared memory).
+  const std::int64_t M = 96, N = 160;
+  buffer<float> x(M * N);
+  std::vector<f8> y(static_cast<std::size_t>(M * N));
+  for (std::int64_t i = 0; i < M * N; ++i) x.base[i] = static_cast<float>(i % 251) - 125.0f;
+  const ew::extents e{M, N};
+  const std::string path =
+      simulate(ew::cast<f8>{}, e, cuda::std::make_tuple(ew::strided(y.data(), e, ew::strides{N, 1})),
+               cuda::std::make_tuple(ew::strided(static_cast<const float*>(x.base), e, ew::strides{1, M})));
+  INFO("path " << path);
+  CHECK(path.find("tile") == 0);
+  CHECK(path.find("side 64") != std::string::npos);
+  CHECK(path.find("narrow-output") == std::string::npos);
+  std::size_t wrong = 0;
+  for (std::int64_t i = 0; i < M; ++i) {
+    for (std::int64_t j = 0; j < N; ++j) {
+      wrong += y[static_cast<std::size_t>(i * N + j)].__x != ew::convert<f8>(x.base[j * M + i]).__x;
+    }
+  }
+  CHECK(wrong == 0);
 }
 
 namespace {

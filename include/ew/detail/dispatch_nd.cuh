@@ -40,6 +40,24 @@ constexpr int nd_vec_width(cuda::std::tuple<Out...>*, cuda::std::tuple<In...>*) 
   return vectorizable ? Wanted : 1;
 }
 
+/// Launches the tile kernel of `call` (`path == tile`) with the kernels' shapes `Shapes`.
+template <int Vec, class Shapes, class Call, class Op, class OutTuple, class InTuple>
+cudaError_t launch_tiles(const launch_args& args, const Call& call, const Op& op, const OutTuple& outs,
+                         const InTuple& ins, cudaStream_t stream) {
+  const auto tile_outs = call.tile_out_operands(outs);
+  const auto tile_ins = call.tile_in_operands(ins);
+  using tile_shape = typename Call::tile_shape_of;
+  constexpr auto kernel = &tile_elementwise_kernel<Op, Vec, tile_shape, Shapes, Call::rank,
+                                                   cuda::std::remove_const_t<decltype(tile_outs)>,
+                                                   cuda::std::remove_const_t<decltype(tile_ins)>>;
+  std::uint64_t blocks = call.tile.tiles;
+  if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
+  return launch_kernel<kernel>(args, call.tile,
+                               launch_shape{static_cast<std::size_t>(blocks),
+                                            static_cast<std::size_t>(tile_shape::value.block_threads)},
+                               op, tile_outs, tile_ins, stream, call.smem_bytes);
+}
+
 /// A policy's N-dimensional kernel shapes for `Op`, as the kernels take them (`value`).
 template <class Policy, class Op>
 struct policy_nd_shapes {
@@ -190,18 +208,18 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
   }
   if constexpr (vec > 1) {
     if (call.path == nd_path::tile) {  // an input along another dimension: shared-memory tiles
-      const auto tile_outs = call.tile_out_operands(outs);
-      const auto tile_ins = call.tile_in_operands(ins);
-      using tile_shape = typename call_t::tile_shape_of;
-      constexpr auto kernel = &tile_elementwise_kernel<Op, vec, tile_shape, shapes, R,
-                                                       cuda::std::remove_const_t<decltype(tile_outs)>,
-                                                       cuda::std::remove_const_t<decltype(tile_ins)>>;
-      std::uint64_t blocks = call.tile.tiles;
-      if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
-      return launch_kernel<kernel>(args, call.tile,
-                                   launch_shape{static_cast<std::size_t>(blocks),
-                                                static_cast<std::size_t>(tile_shape::value.block_threads)},
-                                   op, tile_outs, tile_ins, stream, call.smem_bytes);
+      if constexpr (narrow_output_tiles_apply<shapes, out_tuple, in_tuple>) {
+        if (call.stages_outputs_only()) {  // the FP8 cast-transpose: its own tiles (tuning_nd.cuh)
+          using narrow_shapes = narrow_output_shapes<shapes>;
+          nd_call<vec, R, out_tuple, in_tuple, narrow_shapes> narrow;
+          narrow.tile_smem_limit = call.tile_smem_limit;
+          err = narrow.prepare(e, outs, ins, !has_side_reductions_v<Op>);
+          if (err != cudaSuccess) return err;
+          if (narrow.path == nd_path::tile)
+            return launch_tiles<vec, narrow_shapes>(args, narrow, op, outs, ins, stream);
+        }
+      }
+      return launch_tiles<vec, shapes>(args, call, op, outs, ins, stream);
     }
   }
   const auto out_operands = call.out_operands(outs);

@@ -39,6 +39,7 @@ template <int Vec, int R, class OutTuple, class InTuple, class S = tuning::defau
 struct nd_call;
 template <int Vec, int R, class... Out, class... In, class S>
 struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
+  static constexpr int rank = R;
   static constexpr int num_out = static_cast<int>(sizeof...(Out));
   static constexpr int num_ops = num_out + static_cast<int>((has_strides<In> + ... + 0));
   static constexpr int num_singles =
@@ -250,6 +251,16 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
     tile.stage_split = whole ? 1 : 2;
   }
 
+  /// Whether the tile plan stages outputs and no input: such a launch may take the narrow-output tiles
+  /// (`nd_kernel_shapes::narrow_output_tiles`, `narrow_output_tiles_apply` below).
+  bool stages_outputs_only() const {
+    if (path != nd_path::tile || !tile.staged_outputs) return false;
+    for (int k = num_out; k < num_ops; ++k) {
+      if (smem_offset[k] >= 0) return false;
+    }
+    return true;
+  }
+
   /// Whether array operand `k` takes vectors of `vec` elements along dimension `unit` (its stride there 1)
   /// at every element the tile kernel starts one at: its address and its other strides are whole vectors.
   bool takes_vectors(int k, int vec, int unit) const {
@@ -318,6 +329,24 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   auto in_impl(const cuda::std::tuple<In...>& ins, cuda::std::index_sequence<I...>) const {
     return cuda::std::make_tuple(to_nd_input(cuda::std::get<I>(ins), shape, rows[I])...);
   }
+};
+
+/// Whether a launch of these outputs and inputs, once its tile plan stages outputs only, takes
+/// `S::value.narrow_output_tiles` (tuning_nd.cuh): `tile_side` 0 and those tiles set, a 1-byte output
+/// beside 2- or 4-byte arrays (the FP8 cast-transpose), none larger.
+template <class S, class OutTuple, class InTuple>
+inline constexpr bool narrow_output_tiles_apply = false;
+template <class S, class... Out, class... In>
+inline constexpr bool narrow_output_tiles_apply<S, cuda::std::tuple<Out...>, cuda::std::tuple<In...>> =
+    S::value.tile_side == 0 && S::value.narrow_output_tiles.side != 0 &&
+    ((sizeof(output_value_t<Out>) == 1) || ...) &&
+    largest_size<output_value_t<Out>..., array_type_t<In>...> >= 2 &&
+    largest_size<output_value_t<Out>..., array_type_t<In>...> <= 4;
+
+/// `S` with its narrow-output tiles as the tiles of every size (the kernels' shapes argument).
+template <class S>
+struct narrow_output_shapes {
+  static constexpr tuning::nd_kernel_shapes value = S::value.with_narrow_output_tiles();
 };
 
 }  // namespace EW_DETAIL_CONFIG_NAMESPACE

@@ -157,6 +157,16 @@ struct nd_kernel_shapes {
   /// transposes 2.8% ([2^16, 4096]) and 15.8% ([2^14, 1000]) faster (H200, 2026-12-03, docs/PERFORMANCE.md
   /// change 16b's variants).
   tile_shape wide_tiles{32, 64, 16};
+  /// Tiles for a launch whose staged arrays are all outputs of 1-byte elements, beside 2- or 4-byte arrays,
+  /// when `tile_side` is 0 (`side` 0: none): the FP8 cast-transpose (y8 and its transpose yt8 from x, change
+  /// 42), whose x is read and y8 written along the rows and yt8 staged. 128 a side, so that each of yt8's
+  /// tile rows is 128 bytes (64 left it half a cache line), 256 threads, 4 blocks an SM. Probe 26 (H100,
+  /// 2026-12-06, docs/PERFORMANCE.md change 64), against ew's 1-D copy of x, [8192, 8192] and [16384, 4096]:
+  /// ew's 64-side tiles 0.870 / 0.881 (bf16 x) and 0.911 / 0.915 (f32 x), these 0.914 / 0.912 and 0.942 /
+  /// 0.940; 128 a side with 128 threads (8 an SM) 0.875 / 0.878 and 0.900 / 0.896, with 512 (2 an SM)
+  /// 0.877 / 0.879 and 0.926 / 0.930; 64 a side with 256 threads 0.778 / 0.787 and 0.887 / 0.901. A launch
+  /// that also stages an input keeps the tiles above (a 128-side f32 tile would not fit the shared memory).
+  tile_shape narrow_output_tiles{128, 256, 4};
   /// 16-byte loads a tile thread issues before it stores the first into shared memory: half of a 64 x 64
   /// 4-byte tile's share, all of a 2-byte one's; with 8 ptxas spilled 160 bytes under 64 registers (CUDA
   /// 13.0, 128 x 128 bf16 tiles), and probe 8 measured that at 0.45 to 0.52 of 4. Output vectors a thread
@@ -176,6 +186,14 @@ struct nd_kernel_shapes {
     if (tile_side == 0 && largest_bytes >= 8) return wide_tiles;
     return {tile_side > 0 ? tile_side : (largest_bytes <= 1 ? 128 : 64), tile_block_threads,
             tile_min_blocks_per_sm};
+  }
+  /// These shapes with `narrow_output_tiles` as the tiles of every element size.
+  constexpr nd_kernel_shapes with_narrow_output_tiles() const {
+    nd_kernel_shapes s = *this;
+    s.tile_side = narrow_output_tiles.side;
+    s.tile_block_threads = narrow_output_tiles.block_threads;
+    s.tile_min_blocks_per_sm = narrow_output_tiles.min_blocks_per_sm;
+    return s;
   }
   /// Output vectors a tile thread reads before it computes the first, for `num_inputs` inputs.
   constexpr int tile_reads_for(int num_inputs) const {
@@ -235,6 +253,12 @@ constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
     return "wide_tiles.block_threads must be a multiple of 32 in [32, 1024]";
   if (w.min_blocks_per_sm < 1 || w.min_blocks_per_sm > 32)
     return "wide_tiles.min_blocks_per_sm must be in [1, 32]";
+  const tile_shape& n8 = s.narrow_output_tiles;
+  if (n8.side != 0 &&
+      (!pow2(n8.side) || n8.side < 16 || n8.side > 256 || n8.block_threads < 32 || n8.block_threads > 1024 ||
+       n8.block_threads % 32 != 0 || n8.min_blocks_per_sm < 1 || n8.min_blocks_per_sm > 32))
+    return "narrow_output_tiles: side 0, or a power of 2 in [16, 256] with block_threads a multiple of 32 in "
+           "[32, 1024] and min_blocks_per_sm in [1, 32]";
   if (s.tile_loads_in_flight < 1 || s.tile_loads_in_flight > 16)
     return "tile_loads_in_flight must be in [1, 16]";
   if (s.tile_group < 1 || s.tile_group > 4096) return "tile_group must be in [1, 4096]";

@@ -1,0 +1,198 @@
+// Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
+//
+// Probe 26 (issue 22): the FP8 cast-transpose (Transformer Engine's `fp8_cast_transpose_fused`: from x
+// [M, N], y8 [M, N] and yt8 [N, M] = e4m3(x * scale) and amax = max |x|, one ew launch; the tile kernel
+// stages yt8 through shared memory, change 42) under the tile kernel's shapes, beside ew's 1-D copy of x
+// (issue 22's bar: 0.90 of its GB/s, each on its own bytes: x read, y8 and yt8 written for the
+// cast-transpose; x read and written for the copy):
+//   copy        ew::elementwise(ew::identity) of x into an array of x's type, 1-D
+//   ct          ew's tile shape: since change 64 the narrow-output tiles (128 a side, 256 threads, 4 blocks
+//               an SM: each of yt8's tile rows is 128 bytes)
+//   ct_<v>      the same launch under `nd` tile shapes: t64x128 (ew's before change 64: 64 a side for 2-
+//               and 4-byte x, 128 threads, 8 an SM; yt8's tile rows 64 bytes), t128x128 (128 threads),
+//               t128x256 (256 threads, 4 an SM), t64x256, t128x512 (2 an SM), tl8 (8 loads in flight)
+// f32 and bf16 x at [8192, 8192] and [16384, 4096], inputs uniform in [-4, 4), scale 48. Median of 15
+// launches, L2 flushed by a 512 MiB memset before each (probe_timing.cuh), every row `rounds` times
+// interleaved (the first argument, default 2; 0: each kernel once on the first shape, untimed, for ncu);
+// outputs poisoned before each launch; after each, every 61st element of y8 and of yt8 checked against
+// cuda_fp8.h's host conversion of the host's x * scale, and the amax exactly.
+// Build: `ninja ew_probe_cast_transpose_tiles` (bench/CMakeLists.txt).
+
+#include <cuda_bf16.h>
+#include <cuda_fp8.h>
+
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <ew/elementwise.cuh>
+
+#include "probe_timing.cuh"
+
+namespace {
+
+using namespace ewp;
+using fp8 = __nv_fp8_e4m3;
+constexpr float scale = 48.0f;
+
+template <class T>
+struct scaled_twice_and_kept {
+  float s;
+  EW_HD cuda::std::tuple<float, float, float> operator()(T x) const {
+    const float v = ew::convert<float>(x);
+    return {v * s, v * s, v};
+  }
+};
+
+/// ew's defaults but for the tile kernel's shape `Shapes::shapes()`.
+template <class Shapes>
+struct tile_policy {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    e.nd = Shapes::shapes();
+    return e;
+  }
+};
+
+#define EW_PROBE_TILES(name, ...)                            \
+  struct name {                                              \
+    static constexpr ew::tuning::nd_kernel_shapes shapes() { \
+      ew::tuning::nd_kernel_shapes s{};                      \
+      __VA_ARGS__;                                           \
+      return s;                                              \
+    }                                                        \
+  };
+EW_PROBE_TILES(t64x128, s.narrow_output_tiles.side = 0)  // ew's tiles before change 64
+EW_PROBE_TILES(t128x128, s.tile_side = 128; s.tile_block_threads = 128; s.tile_min_blocks_per_sm = 8)
+EW_PROBE_TILES(t128x256, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4)
+EW_PROBE_TILES(t64x256, s.tile_side = 64; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4)
+EW_PROBE_TILES(t128x512, s.tile_side = 128; s.tile_block_threads = 512; s.tile_min_blocks_per_sm = 2)
+EW_PROBE_TILES(tl8, s.tile_loads_in_flight = 8)
+
+template <class P, class T>
+cudaError_t cast_transpose(fp8* y8, fp8* yt8, float* am, ew::reduction_workspace* ws, const T* x,
+                           std::int64_t M, std::int64_t N) {
+  const ew::extents e{M, N};
+  const auto out = ew::out(ew::strided(y8, e, ew::strides{N, 1}), ew::strided(yt8, e, ew::strides{1, M}),
+                           ew::reduce_overwrite<ew::reduction::amax>(am, ws));
+  const auto in = ew::in(ew::strided(x, e, ew::strides{N, 1}));
+  if constexpr (std::is_void_v<P>) {
+    return ew::elementwise(scaled_twice_and_kept<T>{scale}, e, out, in);
+  } else {
+    return ew::elementwise<P>(scaled_twice_and_kept<T>{scale}, e, out, in);
+  }
+}
+
+std::uint8_t fp8_bits(float v) {
+  const __nv_fp8_e4m3 q(v);  // cuda_fp8.h's host conversion (satfinite, round to nearest even)
+  std::uint8_t b;
+  std::memcpy(&b, &q, 1);
+  return b;
+}
+
+template <class T>
+void run(const char* type, std::int64_t M, std::int64_t N, int rounds) {
+  const std::size_t n = static_cast<std::size_t>(M * N);
+  device_buf<T> x(n), xc(n);
+  device_buf<fp8> y8(n), yt8(n);
+  device_buf<float> am(1);
+  device_buf<ew::reduction_workspace> ws(1);
+  CK(cudaMemset(ws.p, 0, sizeof(ew::reduction_workspace)));
+  std::vector<T> hx(n);
+  std::mt19937 rng(26);
+  std::uniform_real_distribution<float> u(-4.0f, 4.0f);
+  float want_am = 0;
+  for (auto& v : hx) {
+    v = from_f<T>(u(rng));
+    want_am = std::fmax(want_am, std::fabs(ew::convert<float>(v)));
+  }
+  CK(cudaMemcpy(x.p, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+
+  struct impl {
+    std::string name;
+    std::function<void()> launch;
+  };
+  std::vector<impl> impls;
+  impls.push_back({"copy", [&] { CK(ew::elementwise(ew::identity<T>{}, n, xc.p, x.p)); }});
+  impls.push_back({"ct", [&] { CK(cast_transpose<void>(y8.p, yt8.p, am.p, ws.p, x.p, M, N)); }});
+  const auto add = [&](const char* name, auto shapes) {
+    using P = tile_policy<decltype(shapes)>;
+    impls.push_back({name, [&] { CK(cast_transpose<P>(y8.p, yt8.p, am.p, ws.p, x.p, M, N)); }});
+  };
+  add("ct_t64x128", t64x128{});
+  add("ct_t128x128", t128x128{});
+  add("ct_t128x256", t128x256{});
+  add("ct_t64x256", t64x256{});
+  add("ct_t128x512", t128x512{});
+  add("ct_tl8", tl8{});
+
+  if (rounds == 0) {  // each kernel once, untimed, for ncu (`ew_probe_cast_transpose_tiles 0`)
+    for (const impl& m : impls) m.launch();
+    CK(cudaDeviceSynchronize());
+    return;
+  }
+  std::vector<std::uint8_t> hy(n), hyt(n);
+  std::vector<std::vector<double>> us(impls.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t k = 0; k < impls.size(); ++k) {
+      const std::size_t i = r % 2 == 0 ? k : impls.size() - 1 - k;
+      us[i].push_back(time_us(impls[i].launch, [&] {
+        CK(cudaMemsetAsync(y8.p, 0xff, n));
+        CK(cudaMemsetAsync(yt8.p, 0xff, n));
+        CK(cudaMemsetAsync(am.p, 0xff, sizeof(float)));
+        CK(cudaMemsetAsync(xc.p, 0xff, n * sizeof(T)));
+      }));
+      if (i == 0) continue;  // the copy: checked by the tests
+      CK(cudaMemcpy(hy.data(), y8.p, n, cudaMemcpyDeviceToHost));
+      CK(cudaMemcpy(hyt.data(), yt8.p, n, cudaMemcpyDeviceToHost));
+      float got_am = 0;
+      CK(cudaMemcpy(&got_am, am.p, sizeof(float), cudaMemcpyDeviceToHost));
+      std::size_t bad = 0;
+      for (std::size_t e = 0; e < n; e += 61) {
+        const std::size_t row = e / static_cast<std::size_t>(N), col = e % static_cast<std::size_t>(N);
+        const std::uint8_t want = fp8_bits(ew::convert<float>(hx[e]) * scale);
+        bad += hy[e] != want;
+        bad += hyt[col * static_cast<std::size_t>(M) + row] != want;
+      }
+      if (bad != 0 || got_am != want_am) {
+        std::printf("%s %s [%lld, %lld]: %zu sampled elements wrong, amax %g (want %g)\n", type,
+                    impls[i].name.c_str(), static_cast<long long>(M), static_cast<long long>(N), bad, got_am,
+                    want_am);
+        std::exit(1);
+      }
+    }
+  }
+  double copy_gbps = 0;
+  for (std::size_t k = 0; k < impls.size(); ++k) {
+    std::vector<double> s = us[k];
+    std::sort(s.begin(), s.end());
+    const double med = s[(s.size() - 1) / 2];
+    const double bytes = static_cast<double>(n) * (k == 0 ? 2.0 * sizeof(T) : sizeof(T) + 2.0);
+    const double gbps = bytes / med / 1e3;
+    if (k == 0) copy_gbps = gbps;
+    std::printf("| %s | %lldx%lld | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, static_cast<long long>(M),
+                static_cast<long long>(N), impls[k].name.c_str(), med, gbps, gbps / copy_gbps, s.front(),
+                s.back());
+  }
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  const int rounds = argc > 1 ? std::atoi(argv[1]) : 2;
+  if (rounds > 0) begin_table("copy");
+  const std::int64_t shapes[2][2] = {{8192, 8192}, {16384, 4096}};
+  for (const auto& s : shapes) {
+    run<__nv_bfloat16>("bf16", s[0], s[1], rounds);
+    run<float>("f32", s[0], s[1], rounds);
+    if (rounds == 0) break;
+  }
+  if (rounds > 0) std::printf("\n`vs copy` is GB/s over the copy's GB/s, each on its own bytes\n");
+  return 0;
+}
