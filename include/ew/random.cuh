@@ -130,7 +130,9 @@ inline random_operand<random_kind::bits, true> random_bits(const philox_seed* ke
 /// `i / 8` of the same (seed, offset) stream as `ew::random_bits`, so one Philox evaluation serves eight
 /// elements instead of four. Why: Philox-4x32-10 costs about 70 instructions a block, and bf16 dropout
 /// with one word an element was bound by issue on the H200 (0.86 of ew's relu, docs/PERFORMANCE.md,
-/// change 63). The values differ from `ew::random_bits`'s for the same key.
+/// change 63). They are not independent of `ew::random_bits`'s for the same key: element `2j + 1` here is
+/// the top half of the word `ew::random_bits` gives element `j`, so dropout masks drawn from both forms
+/// with one key agree at those elements; give each form its own offset or seed.
 inline random_operand<random_kind::bits16, false> random_bits16(philox_seed key) { return {key, nullptr}; }
 /// As above, the key read from device memory `*key` when the kernel runs.
 inline random_operand<random_kind::bits16, true> random_bits16(const philox_seed* key) { return {{}, key}; }
