@@ -32,6 +32,7 @@
 
 #include <ew/elementwise.cuh>
 
+#include "../torch_cells/cell_ops.cuh"
 #include "probe_timing.cuh"
 
 namespace {
@@ -40,14 +41,7 @@ using namespace ewp;
 using fp8 = __nv_fp8_e4m3;
 constexpr float scale = 48.0f;
 
-template <class T>
-struct scaled_twice_and_kept {
-  float s;
-  EW_HD cuda::std::tuple<float, float, float> operator()(T x) const {
-    const float v = ew::convert<float>(x);
-    return {v * s, v * s, v};
-  }
-};
+using ew_cells::scaled_twice_and_kept;
 
 /// ew's defaults but for the tile kernel's shape `Shapes::shapes()`.
 template <class Shapes>
@@ -140,48 +134,39 @@ void run(const char* type, std::int64_t M, std::int64_t N, int rounds) {
     return;
   }
   std::vector<std::uint8_t> hy(n), hyt(n);
-  std::vector<std::vector<double>> us(impls.size());
-  for (int r = 0; r < rounds; ++r) {
-    for (std::size_t k = 0; k < impls.size(); ++k) {
-      const std::size_t i = r % 2 == 0 ? k : impls.size() - 1 - k;
-      us[i].push_back(time_us(impls[i].launch, [&] {
+  const auto check = [&](std::size_t i) {
+    if (i == 0) return;  // the copy: checked by the tests
+    CK(cudaMemcpy(hy.data(), y8.p, n, cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hyt.data(), yt8.p, n, cudaMemcpyDeviceToHost));
+    float got_am = 0;
+    CK(cudaMemcpy(&got_am, am.p, sizeof(float), cudaMemcpyDeviceToHost));
+    std::size_t bad = 0;
+    for (std::size_t e = 0; e < n; e += 61) {
+      const std::size_t row = e / static_cast<std::size_t>(N), col = e % static_cast<std::size_t>(N);
+      const std::uint8_t want = fp8_bits(ew::convert<float>(hx[e]) * scale);
+      bad += hy[e] != want;
+      bad += hyt[col * static_cast<std::size_t>(M) + row] != want;
+    }
+    if (bad != 0 || got_am != want_am) {
+      std::printf("%s %s [%lld, %lld]: %zu sampled elements wrong, amax %g (want %g)\n", type,
+                  impls[i].name.c_str(), static_cast<long long>(M), static_cast<long long>(N), bad, got_am,
+                  want_am);
+      std::exit(1);
+    }
+  };
+  const auto us = time_rounds(
+      impls, rounds,
+      [&] {
         CK(cudaMemsetAsync(y8.p, 0xff, n));
         CK(cudaMemsetAsync(yt8.p, 0xff, n));
         CK(cudaMemsetAsync(am.p, 0xff, sizeof(float)));
         CK(cudaMemsetAsync(xc.p, 0xff, n * sizeof(T)));
-      }));
-      if (i == 0) continue;  // the copy: checked by the tests
-      CK(cudaMemcpy(hy.data(), y8.p, n, cudaMemcpyDeviceToHost));
-      CK(cudaMemcpy(hyt.data(), yt8.p, n, cudaMemcpyDeviceToHost));
-      float got_am = 0;
-      CK(cudaMemcpy(&got_am, am.p, sizeof(float), cudaMemcpyDeviceToHost));
-      std::size_t bad = 0;
-      for (std::size_t e = 0; e < n; e += 61) {
-        const std::size_t row = e / static_cast<std::size_t>(N), col = e % static_cast<std::size_t>(N);
-        const std::uint8_t want = fp8_bits(ew::convert<float>(hx[e]) * scale);
-        bad += hy[e] != want;
-        bad += hyt[col * static_cast<std::size_t>(M) + row] != want;
-      }
-      if (bad != 0 || got_am != want_am) {
-        std::printf("%s %s [%lld, %lld]: %zu sampled elements wrong, amax %g (want %g)\n", type,
-                    impls[i].name.c_str(), static_cast<long long>(M), static_cast<long long>(N), bad, got_am,
-                    want_am);
-        std::exit(1);
-      }
-    }
-  }
-  double copy_gbps = 0;
-  for (std::size_t k = 0; k < impls.size(); ++k) {
-    std::vector<double> s = us[k];
-    std::sort(s.begin(), s.end());
-    const double med = s[(s.size() - 1) / 2];
-    const double bytes = static_cast<double>(n) * (k == 0 ? 2.0 * sizeof(T) : sizeof(T) + 2.0);
-    const double gbps = bytes / med / 1e3;
-    if (k == 0) copy_gbps = gbps;
-    std::printf("| %s | %lldx%lld | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, static_cast<long long>(M),
-                static_cast<long long>(N), impls[k].name.c_str(), med, gbps, gbps / copy_gbps, s.front(),
-                s.back());
-  }
+      },
+      check);
+  const std::string size = std::to_string(M) + "x" + std::to_string(N);
+  print_rows(type, size.c_str(), impls, us, [&](std::size_t k) {
+    return static_cast<double>(n) * (k == 0 ? 2.0 * sizeof(T) : sizeof(T) + 2.0);
+  });
 }
 
 /// A u8 transpose, yt [N, M] = x^T of x [M, N] (the transposes issue 21's cells had short of 0.90 of the copy
@@ -222,41 +207,31 @@ void run_u8_transpose(std::int64_t B, std::int64_t M, std::int64_t N, int rounds
   add("t_t64x128", t64x128s{});
   add("t_t64x256", t64x256{});
   add("t_tl8", tl8{});
-  std::vector<std::vector<double>> us(impls.size());
-  for (int r = 0; r < rounds; ++r) {
-    for (std::size_t k = 0; k < impls.size(); ++k) {
-      const std::size_t i = r % 2 == 0 ? k : impls.size() - 1 - k;
-      us[i].push_back(time_us(impls[i].launch, [&] {
+  const auto check = [&](std::size_t i) {
+    if (i == 0) return;
+    CK(cudaMemcpy(hyt.data(), yt.p, n, cudaMemcpyDeviceToHost));
+    std::size_t bad = 0;
+    const std::size_t mn = static_cast<std::size_t>(M * N);
+    for (std::size_t q = 0; q < n; q += 61) {
+      const std::size_t b = q / mn, row = q % mn / static_cast<std::size_t>(N),
+                        col = q % static_cast<std::size_t>(N);
+      bad += hyt[b * mn + col * static_cast<std::size_t>(M) + row] != hx[q];
+    }
+    if (bad != 0) {
+      std::printf("u8 %s [%lld, %lld, %lld]: %zu sampled elements wrong\n", impls[i].name.c_str(),
+                  static_cast<long long>(B), static_cast<long long>(M), static_cast<long long>(N), bad);
+      std::exit(1);
+    }
+  };
+  const auto us = time_rounds(
+      impls, rounds,
+      [&] {
         CK(cudaMemsetAsync(yt.p, 0xff, n));
         CK(cudaMemsetAsync(xc.p, 0xff, n));
-      }));
-      if (i == 0) continue;
-      CK(cudaMemcpy(hyt.data(), yt.p, n, cudaMemcpyDeviceToHost));
-      std::size_t bad = 0;
-      const std::size_t mn = static_cast<std::size_t>(M * N);
-      for (std::size_t q = 0; q < n; q += 61) {
-        const std::size_t b = q / mn, row = q % mn / static_cast<std::size_t>(N),
-                          col = q % static_cast<std::size_t>(N);
-        bad += hyt[b * mn + col * static_cast<std::size_t>(M) + row] != hx[q];
-      }
-      if (bad != 0) {
-        std::printf("u8 %s [%lld, %lld, %lld]: %zu sampled elements wrong\n", impls[i].name.c_str(),
-                    static_cast<long long>(B), static_cast<long long>(M), static_cast<long long>(N), bad);
-        std::exit(1);
-      }
-    }
-  }
-  for (std::size_t k = 0; k < impls.size(); ++k) {
-    std::vector<double> s = us[k];
-    std::sort(s.begin(), s.end());
-    const double med = s[(s.size() - 1) / 2];
-    const double gbps = 2.0 * static_cast<double>(n) / med / 1e3;
-    std::vector<double> c = us[0];
-    std::sort(c.begin(), c.end());
-    std::printf("| u8 | %lldx%lldx%lld | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", static_cast<long long>(B),
-                static_cast<long long>(M), static_cast<long long>(N), impls[k].name.c_str(), med, gbps,
-                c[(c.size() - 1) / 2] / med, s.front(), s.back());
-  }
+      },
+      check);
+  const std::string size = std::to_string(B) + "x" + std::to_string(M) + "x" + std::to_string(N);
+  print_rows("u8", size.c_str(), impls, us, [&](std::size_t) { return 2.0 * static_cast<double>(n); });
 }
 
 }  // namespace

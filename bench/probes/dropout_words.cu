@@ -81,51 +81,42 @@ void run(const char* type, int log2n, int rounds) {
     CK(cudaDeviceSynchronize());
     return;
   }
-  std::vector<std::vector<double>> us(impls.size());
-  for (int r = 0; r < rounds; ++r) {
-    for (std::size_t k = 0; k < impls.size(); ++k) {
-      const std::size_t i = r % 2 == 0 ? k : impls.size() - 1 - k;
-      const impl& m = impls[i];
-      us[i].push_back(time_us(m.launch, [&] {
+  const auto check = [&](std::size_t i) {
+    const impl& m = impls[i];
+    CK(cudaMemcpy(hy.data(), y.p, n * sizeof(T), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(hm.data(), mask.p, n, cudaMemcpyDeviceToHost));
+    std::size_t bad = 0, kept = 0, seen = 0;
+    for (std::size_t e = 0; e < n; e += 61, ++seen) {
+      T want;
+      bool keep = false;
+      if (m.words == 0) {
+        want = ew::relu<T>{}(hx[e]);
+      } else {
+        const auto r2 = m.words == 32 ? d(hx[e], w32.element(e)) : d(hx[e], w16.element(e));
+        want = cuda::std::get<0>(r2);
+        keep = cuda::std::get<1>(r2);
+        kept += keep;
+      }
+      bad += std::memcmp(&want, &hy[e], sizeof(T)) != 0;
+      if (m.with_mask) bad += hm[e] != (keep ? 1 : 0);
+    }
+    const double mean = seen * (1 - p_drop), sd = std::sqrt(seen * p_drop * (1 - p_drop));
+    if (bad != 0 || (m.words != 0 && std::fabs(kept - mean) > 6 * sd)) {
+      std::printf("%s %s 2^%d: %zu sampled elements wrong, %zu of %zu kept\n", type, m.name.c_str(), log2n,
+                  bad, kept, seen);
+      std::exit(1);
+    }
+  };
+  const auto us = time_rounds(
+      impls, rounds,
+      [&] {
         CK(cudaMemsetAsync(y.p, 0xff, n * sizeof(T)));
         CK(cudaMemsetAsync(mask.p, 0xee, n));
-      }));
-      CK(cudaMemcpy(hy.data(), y.p, n * sizeof(T), cudaMemcpyDeviceToHost));
-      CK(cudaMemcpy(hm.data(), mask.p, n, cudaMemcpyDeviceToHost));
-      std::size_t bad = 0, kept = 0, seen = 0;
-      for (std::size_t e = 0; e < n; e += 61, ++seen) {
-        T want;
-        bool keep = false;
-        if (m.words == 0) {
-          want = ew::relu<T>{}(hx[e]);
-        } else {
-          const auto r2 = m.words == 32 ? d(hx[e], w32.element(e)) : d(hx[e], w16.element(e));
-          want = cuda::std::get<0>(r2);
-          keep = cuda::std::get<1>(r2);
-          kept += keep;
-        }
-        bad += std::memcmp(&want, &hy[e], sizeof(T)) != 0;
-        if (m.with_mask) bad += hm[e] != (keep ? 1 : 0);
-      }
-      const double mean = seen * (1 - p_drop), sd = std::sqrt(seen * p_drop * (1 - p_drop));
-      if (bad != 0 || (m.words != 0 && std::fabs(kept - mean) > 6 * sd)) {
-        std::printf("%s %s 2^%d: %zu sampled elements wrong, %zu of %zu kept\n", type, m.name.c_str(), log2n,
-                    bad, kept, seen);
-        std::exit(1);
-      }
-    }
-  }
-  double relu_gbps = 0;
-  for (std::size_t k = 0; k < impls.size(); ++k) {
-    std::vector<double> s = us[k];
-    std::sort(s.begin(), s.end());
-    const double med = s[(s.size() - 1) / 2];
-    const double bytes = n * (2.0 * sizeof(T) + (impls[k].with_mask ? 1.0 : 0.0));
-    const double gbps = bytes / med / 1e3;
-    if (k == 0) relu_gbps = gbps;
-    std::printf("| %s | 2^%d | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, log2n, impls[k].name.c_str(),
-                med, gbps, gbps / relu_gbps, s.front(), s.back());
-  }
+      },
+      check);
+  const std::string size = "2^" + std::to_string(log2n);
+  print_rows(type, size.c_str(), impls, us,
+             [&](std::size_t k) { return n * (2.0 * sizeof(T) + (impls[k].with_mask ? 1.0 : 0.0)); });
 }
 
 }  // namespace

@@ -109,43 +109,32 @@ void run(const char* type, int log2n, int rounds) {
     CK(cudaDeviceSynchronize());
     return;
   }
-  std::vector<std::vector<double>> us(impls.size());
-  for (int r = 0; r < rounds; ++r) {
-    for (std::size_t k = 0; k < impls.size(); ++k) {
-      const std::size_t i = r % 2 == 0 ? k : impls.size() - 1 - k;
-      us[i].push_back(time_us(impls[i].launch, [&] { CK(cudaMemsetAsync(y.p, 0xff, n * sizeof(T))); }));
-      CK(cudaMemcpy(hy.data(), y.p, n * sizeof(T), cudaMemcpyDeviceToHost));
-      std::size_t bad = 0, far = 0;
-      for (std::size_t e = 0; e < n; e += 61) {
-        const int d = int(bits(hy[e])) - int(bits(impls[i].host(hx[e])));
-        const bool exact = impls[i].name.rfind("relu", 0) == 0;  // no approximate instruction in it
-        bad += exact ? d != 0 : d > 1 || d < -1;
-        const std::string& nm = impls[i].name;
-        if (nm.find("_libm") != std::string::npos) {  // the library's form against ew's, within 1 ulp
-          const T want = nm.rfind("erf", 0) == 0   ? ew::erf<T>{}(hx[e])
-                         : nm.rfind("sin", 0) == 0 ? ew::sin<T>{}(hx[e])
-                                                   : ew::cos<T>{}(hx[e]);
-          const int de = int(bits(hy[e])) - int(bits(want));
-          far += de > 1 || de < -1;
-        }
-      }
-      if (bad != 0 || far != 0) {
-        std::printf("%s %s 2^%d: %zu elements more than 1 ulp from the host's, %zu from ew's op\n", type,
-                    impls[i].name.c_str(), log2n, bad, far);
-        std::exit(1);
+  const auto check = [&](std::size_t i) {
+    CK(cudaMemcpy(hy.data(), y.p, n * sizeof(T), cudaMemcpyDeviceToHost));
+    std::size_t bad = 0, far = 0;
+    for (std::size_t e = 0; e < n; e += 61) {
+      const int d = int(bits(hy[e])) - int(bits(impls[i].host(hx[e])));
+      const bool exact = impls[i].name.rfind("relu", 0) == 0;  // no approximate instruction in it
+      bad += exact ? d != 0 : d > 1 || d < -1;
+      const std::string& nm = impls[i].name;
+      if (nm.find("_libm") != std::string::npos) {  // the library's form against ew's, within 1 ulp
+        const T want = nm.rfind("erf", 0) == 0   ? ew::erf<T>{}(hx[e])
+                       : nm.rfind("sin", 0) == 0 ? ew::sin<T>{}(hx[e])
+                                                 : ew::cos<T>{}(hx[e]);
+        const int de = int(bits(hy[e])) - int(bits(want));
+        far += de > 1 || de < -1;
       }
     }
-  }
-  const double bytes = 2.0 * n * sizeof(T);
-  double relu_us = 0;
-  for (std::size_t k = 0; k < impls.size(); ++k) {
-    std::vector<double> s = us[k];
-    std::sort(s.begin(), s.end());
-    const double m = s[(s.size() - 1) / 2];
-    if (k == 0) relu_us = m;
-    std::printf("| %s | 2^%d | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, log2n, impls[k].name.c_str(),
-                m, bytes / m / 1e3, relu_us / m, s.front(), s.back());
-  }
+    if (bad != 0 || far != 0) {
+      std::printf("%s %s 2^%d: %zu elements more than 1 ulp from the host's, %zu from ew's op\n", type,
+                  impls[i].name.c_str(), log2n, bad, far);
+      std::exit(1);
+    }
+  };
+  const auto us = time_rounds(
+      impls, rounds, [&] { CK(cudaMemsetAsync(y.p, 0xff, n * sizeof(T))); }, check);
+  const std::string size = "2^" + std::to_string(log2n);
+  print_rows(type, size.c_str(), impls, us, [&](std::size_t) { return 2.0 * n * sizeof(T); });
 }
 
 }  // namespace

@@ -2,8 +2,9 @@
 #pragma once
 
 // What the probes (nd_shape.cu, nd_cols.cu, flat_rows.cu, vector_row_parts.cu, quant_schedule.cu,
-// narrow_forms.cu) share: a checked CUDA call, element conversion, a device array, and the median time of a
-// launch over 15 samples after 2 warm-ups, with the L2 flushed by a 512 MiB memset before each.
+// narrow_forms.cu, dropout_words.cu, cast_transpose_tiles.cu) share: a checked CUDA call, element
+// conversion, a device array, the median time of a launch over 15 samples after 2 warm-ups, with the L2
+// flushed by a 512 MiB memset before each, rows timed in interleaved rounds, and the table's lines.
 
 #include <algorithm>
 #include <cstdio>
@@ -76,6 +77,39 @@ double time_us(F launch, P prepare) {
 template <class F>
 double time_us(F launch) {
   return time_us(launch, [] {});
+}
+
+/// Each row's (`rows[i].launch()`) median times over `rounds` rounds, the rows interleaved (in order on even
+/// rounds, reversed on odd ones); `prepare()` runs before each sample (poisoning outputs), `check(i)` after
+/// each of row `i`'s samples (it exits on a wrong result).
+template <class Rows, class Prepare, class Check>
+std::vector<std::vector<double>> time_rounds(const Rows& rows, int rounds, Prepare prepare, Check check) {
+  std::vector<std::vector<double>> us(rows.size());
+  for (int r = 0; r < rounds; ++r) {
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const std::size_t i = r % 2 == 0 ? k : rows.size() - 1 - k;
+      us[i].push_back(time_us(rows[i].launch, prepare));
+      check(i);
+    }
+  }
+  return us;
+}
+
+/// One table line per row (`begin_table`'s columns): the median of its rounds' medians `us[k]`, GB/s of
+/// `bytes(k)`, that over row 0's GB/s, and the range of the rounds' medians.
+template <class Rows, class Bytes>
+void print_rows(const char* type, const char* size, const Rows& rows,
+                const std::vector<std::vector<double>>& us, Bytes bytes) {
+  double first_gbps = 0;
+  for (std::size_t k = 0; k < rows.size(); ++k) {
+    std::vector<double> s = us[k];
+    std::sort(s.begin(), s.end());
+    const double med = s[(s.size() - 1) / 2];
+    const double gbps = bytes(k) / med / 1e3;
+    if (k == 0) first_gbps = gbps;
+    std::printf("| %s | %s | %s | %.2f | %.0f | %.3f | %.2f-%.2f |\n", type, size, rows[k].name.c_str(), med,
+                gbps, gbps / first_gbps, s.front(), s.back());
+  }
 }
 
 /// A probe's start: the flush buffer allocated, and the device's name and the header of the table whose

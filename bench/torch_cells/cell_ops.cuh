@@ -1,8 +1,8 @@
 // Copyright (c) 2026 The ew authors. SPDX-License-Identifier: Apache-2.0
 #pragma once
 //
-// The functors of the torch cells that ew's catalog lacks, shared by libew_cells.so (ew_cells.cu) and its
-// policy variants (bench/probes/cells_variants.cu).
+// The functors of the torch cells that ew's catalog lacks, shared by libew_cells.so (ew_cells.cu), its
+// policy variants (bench/probes/cells_variants.cu) and probe 26 (bench/probes/cast_transpose_tiles.cu).
 
 #include <cstdint>
 
@@ -22,6 +22,16 @@ template <class T>
 struct channel_norm {
   EW_HD T operator()(T x, T mean, T inv_std) const {
     return ew::down<T>((ew::up(x) - ew::up(mean)) * ew::up(inv_std));
+  }
+};
+
+/// The FP8 cast-transpose's op: `(x * scale, x * scale, x)` in float, for y8, its transpose and the amax.
+template <class T>
+struct scaled_twice_and_kept {
+  float scale;
+  EW_HD cuda::std::tuple<float, float, float> operator()(T x) const {
+    const float v = ew::convert<float>(x);
+    return {v * scale, v * scale, v};
   }
 };
 

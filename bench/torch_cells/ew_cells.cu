@@ -37,6 +37,7 @@ namespace {
 using ew_cells::channel_norm;
 using ew_cells::copy_of;
 using ew_cells::extents_of;
+using ew_cells::scaled_twice_and_kept;
 using ew_cells::strides_of;
 
 template <class T>
@@ -238,14 +239,6 @@ struct scaled_and_kept {
   EW_HD cuda::std::tuple<float, float> operator()(T x) const {
     const float v = ew::convert<float>(x);
     return {v * scale, v};
-  }
-};
-template <class T>
-struct scaled_twice_and_kept {
-  float scale;
-  EW_HD cuda::std::tuple<float, float, float> operator()(T x) const {
-    const float v = ew::convert<float>(x);
-    return {v * scale, v * scale, v};
   }
 };
 template <class T>
