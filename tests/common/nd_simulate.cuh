@@ -80,6 +80,44 @@ bool simulate_vector_rows(const Op& op, const OutPtrs& outs, const Ins& ins,
   }
 }
 
+/// The tile kernel's grid of launch description `call` (its path `tile`) under shapes `S`, every thread of
+/// every block, phase by phase, as `simulate` (below) runs it.
+template <class S, class Op, class Call, class... Out, class... In>
+std::string simulate_tiles(const Op& op, const Call& call, const cuda::std::tuple<Out...>& outs,
+                           const cuda::std::tuple<In...>& ins) {
+  constexpr int vec = Call::vec;
+  constexpr int R = Call::rank;
+  const auto out_ops = call.tile_out_operands(outs);
+  const auto in_ops = call.tile_in_operands(ins);
+  using thread_t = ew::detail::tile_thread<Op, vec, typename Call::tile_shape_of, S, R,
+                                           cuda::std::remove_const_t<decltype(out_ops)>,
+                                           cuda::std::remove_const_t<decltype(in_ops)>>;
+  std::vector<unsigned char> smem_bytes(call.smem_bytes + 32);
+  auto* smem =
+      reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_bytes.data()) + 15) / 16 * 16);
+  for (std::uint64_t tile = 0; tile < call.tile.tiles; ++tile) {
+    std::fill(smem_bytes.begin(), smem_bytes.end(), static_cast<unsigned char>(0xA5));  // stale tiles
+    const auto place = ew::detail::tile_origin(call.tile, tile);
+    for (int t = 0; t < Call::tile_shape_of::value.block_threads; ++t) {
+      thread_t{op, out_ops, in_ops, call.tile}.stage(place, smem, t);
+    }
+    for (int t = 0; t < Call::tile_shape_of::value.block_threads; ++t) {
+      thread_t{op, out_ops, in_ops, call.tile}.compute(place, smem, t);
+    }
+    if (call.tile.staged_outputs) {  // transposed outputs: phase 3
+      for (int t = 0; t < Call::tile_shape_of::value.block_threads; ++t) {
+        thread_t{op, out_ops, in_ops, call.tile}.unstage(place, smem, t);
+      }
+    }
+  }
+  return "tile rank " + std::to_string(call.tile.rank) + " side " + std::to_string(call.tile.side) +
+         " threads " + std::to_string(Call::tile_shape_of::value.block_threads) + " b " +
+         std::to_string(call.tile.b) + " tiles " + std::to_string(call.tile.tiles) + " smem " +
+         std::to_string(call.smem_bytes) +
+         (call.tile.vector_tiles ? " vector_tiles split " + std::to_string(call.tile.stage_split) : "") +
+         (call.tile.staged_outputs ? " staged outputs" : "");
+}
+
 /// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host; with
 /// `VecRows` x `VecCols` slots per work item on the N-dimensional kernel's vectorized path (ew's own by
 /// default) and the other kernels' shapes `S::value` (a `tuning::nd_kernel_shapes`; ew's own by default).
@@ -184,40 +222,14 @@ std::string simulate(const Op& op, const ew::extents<R>& e, const cuda::std::tup
   if constexpr (vec > 1) {
     if (call.path == ew::detail::nd_path::tile) {  // every thread of every block, phase by phase
       if constexpr (ew::detail::narrow_output_tiles_apply<S, out_tuple, in_tuple>) {
-        if (call.stages_outputs_only()) {  // as dispatch_nd: the narrow-output tiles' plan
-          return simulate<VecRows, VecCols, ew::detail::narrow_output_shapes<S>>(op, e, outs, ins) +
-                 " (narrow-output tiles)";
+        if (call.stages_outputs_only()) {  // as dispatch_nd: the tile plan made again for these tiles
+          using narrow_shapes = ew::detail::narrow_output_shapes<S>;
+          const auto narrow = call.template with_tiles_of<narrow_shapes>();
+          if (narrow.path == ew::detail::nd_path::tile)
+            return simulate_tiles<narrow_shapes>(op, narrow, outs, ins) + " (narrow-output tiles)";
         }
       }
-      const auto out_ops = call.tile_out_operands(outs);
-      const auto in_ops = call.tile_in_operands(ins);
-      using thread_t = ew::detail::tile_thread<Op, vec, typename call_t::tile_shape_of, S, R,
-                                               cuda::std::remove_const_t<decltype(out_ops)>,
-                                               cuda::std::remove_const_t<decltype(in_ops)>>;
-      std::vector<unsigned char> smem_bytes(call.smem_bytes + 32);
-      auto* smem = reinterpret_cast<unsigned char*>(
-          (reinterpret_cast<std::uintptr_t>(smem_bytes.data()) + 15) / 16 * 16);
-      for (std::uint64_t tile = 0; tile < call.tile.tiles; ++tile) {
-        std::fill(smem_bytes.begin(), smem_bytes.end(), static_cast<unsigned char>(0xA5));  // stale tiles
-        const auto place = ew::detail::tile_origin(call.tile, tile);
-        for (int t = 0; t < call_t::tile_shape_of::value.block_threads; ++t) {
-          thread_t{op, out_ops, in_ops, call.tile}.stage(place, smem, t);
-        }
-        for (int t = 0; t < call_t::tile_shape_of::value.block_threads; ++t) {
-          thread_t{op, out_ops, in_ops, call.tile}.compute(place, smem, t);
-        }
-        if (call.tile.staged_outputs) {  // transposed outputs: phase 3
-          for (int t = 0; t < call_t::tile_shape_of::value.block_threads; ++t) {
-            thread_t{op, out_ops, in_ops, call.tile}.unstage(place, smem, t);
-          }
-        }
-      }
-      return "tile rank " + std::to_string(call.tile.rank) + " side " + std::to_string(call.tile.side) +
-             " threads " + std::to_string(call_t::tile_shape_of::value.block_threads) + " b " +
-             std::to_string(call.tile.b) + " tiles " + std::to_string(call.tile.tiles) + " smem " +
-             std::to_string(call.smem_bytes) +
-             (call.tile.vector_tiles ? " vector_tiles split " + std::to_string(call.tile.stage_split) : "") +
-             (call.tile.staged_outputs ? " staged outputs" : "");
+      return simulate_tiles<S>(op, call, outs, ins);
     }
   }
   if (call.plan.vec > 1) {

@@ -211,10 +211,7 @@ cudaError_t dispatch_nd(const Op& op, const extents<R>& e, const cuda::std::tupl
       if constexpr (narrow_output_tiles_apply<shapes, out_tuple, in_tuple>) {
         if (call.stages_outputs_only()) {  // the FP8 cast-transpose: its own tiles (tuning_nd.cuh)
           using narrow_shapes = narrow_output_shapes<shapes>;
-          nd_call<vec, R, out_tuple, in_tuple, narrow_shapes> narrow;
-          narrow.tile_smem_limit = call.tile_smem_limit;
-          err = narrow.prepare(e, outs, ins, !has_side_reductions_v<Op>);
-          if (err != cudaSuccess) return err;
+          const auto narrow = call.template with_tiles_of<narrow_shapes>();
           if (narrow.path == nd_path::tile)
             return launch_tiles<vec, narrow_shapes>(args, narrow, op, outs, ins, stream);
         }

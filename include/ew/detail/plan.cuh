@@ -40,6 +40,7 @@ struct nd_call;
 template <int Vec, int R, class... Out, class... In, class S>
 struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   static constexpr int rank = R;
+  static constexpr int vec = Vec;
   static constexpr int num_out = static_cast<int>(sizeof...(Out));
   static constexpr int num_ops = num_out + static_cast<int>((has_strides<In> + ... + 0));
   static constexpr int num_singles =
@@ -259,6 +260,29 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
       if (smem_offset[k] >= 0) return false;
     }
     return true;
+  }
+
+  /// This launch under shapes `S2` whose tiles differ (`narrow_output_shapes` below): the operands, the
+  /// coalesced shape and the path as described here, only the tile plan made again for `S2`'s tile side
+  /// (which may find its shared memory too large and take the N-dimensional kernel: `path` says).
+  template <class S2>
+  nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S2> with_tiles_of() const {
+    nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S2> c;
+    for (int j = 0; j < num_ops; ++j) c.ops[j] = ops[j];
+    for (int j = 0; j < (num_singles > 0 ? num_singles : 1); ++j) c.singles[j] = singles[j];
+    c.elements = elements;
+    c.shape = shape;
+    c.contiguous = contiguous;
+    c.path = path;
+    c.plan = plan;
+    c.tile_b = tile_b;
+    c.tile_smem_limit = tile_smem_limit;
+    c.whole_rows = whole_rows;
+    c.row = row;
+    c.vector_rows = vector_rows;
+    c.vector_row = vector_row;
+    if (c.path == nd_path::tile) c.plan_tile();
+    return c;
   }
 
   /// Whether array operand `k` takes vectors of `vec` elements along dimension `unit` (its stride there 1)
