@@ -10,9 +10,13 @@
 //               an SM: each of yt8's tile rows is 128 bytes)
 //   ct_<v>      the same launch under `nd` tile shapes: t64x128 (ew's before change 64: 64 a side for 2-
 //               and 4-byte x, 128 threads, 8 an SM; yt8's tile rows 64 bytes), t128x128 (128 threads),
-//               t128x256 (256 threads, 4 an SM), t64x256, t128x512 (2 an SM), tl8 (8 loads in flight)
+//               t128x256 (256 threads, 4 an SM), t64x256, t128x512 (2 an SM), tl8 (8 loads in flight);
+//               since the fourteenth session t128x256m8 (8 an SM), t128x128m16 (16 an SM), t128x256g8
+//               and g32 (`tile_group` 8 and 32: the resident blocks' tiles in groups along x's rows, so
+//               yt8's rows are written in longer runs), t128x256m5 (5 an SM: 48 registers),
+//               t128x256m6l2 (6 an SM, 2 loads in flight), t128x256l2, t128x512m3 (3 an SM)
 // f32 and bf16 x at [8192, 8192] and [16384, 4096], inputs uniform in [-4, 4), scale 48. Median of 15
-// launches, L2 flushed by a 512 MiB memset before each (probe_timing.cuh), every row `rounds` times
+// launches, L2 flushed before each as ew_bench does (probe_timing.cuh), every row `rounds` times
 // interleaved (the first argument, default 2; 0: each kernel once on the first shape, untimed, for ncu);
 // outputs poisoned before each launch; after each, every 61st element of y8 and of yt8 checked against
 // cuda_fp8.h's host conversion of the host's x * scale, and the amax exactly.
@@ -70,6 +74,18 @@ EW_PROBE_TILES(t128x256, s.tile_side = 128; s.tile_block_threads = 256; s.tile_m
 EW_PROBE_TILES(t64x256, s.tile_side = 64; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4)
 EW_PROBE_TILES(t128x512, s.tile_side = 128; s.tile_block_threads = 512; s.tile_min_blocks_per_sm = 2)
 EW_PROBE_TILES(tl8, s.tile_loads_in_flight = 8)
+EW_PROBE_TILES(t128x256m8, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 8)
+EW_PROBE_TILES(t128x128m16, s.tile_side = 128; s.tile_block_threads = 128; s.tile_min_blocks_per_sm = 16)
+EW_PROBE_TILES(t128x256m5, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 5)
+EW_PROBE_TILES(t128x256m6l2, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 6;
+               s.tile_loads_in_flight = 2)
+EW_PROBE_TILES(t128x256l2, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4;
+               s.tile_loads_in_flight = 2)
+EW_PROBE_TILES(t128x512m3, s.tile_side = 128; s.tile_block_threads = 512; s.tile_min_blocks_per_sm = 3)
+EW_PROBE_TILES(t128x256g8, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4;
+               s.tile_group = 8)
+EW_PROBE_TILES(t128x256g32, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4;
+               s.tile_group = 32)
 
 template <class P, class T>
 cudaError_t cast_transpose(fp8* y8, fp8* yt8, float* am, ew::reduction_workspace* ws, const T* x,
@@ -127,6 +143,14 @@ void run(const char* type, std::int64_t M, std::int64_t N, int rounds) {
   add("ct_t64x256", t64x256{});
   add("ct_t128x512", t128x512{});
   add("ct_tl8", tl8{});
+  add("ct_t128x256m8", t128x256m8{});
+  add("ct_t128x128m16", t128x128m16{});
+  add("ct_t128x256m5", t128x256m5{});
+  add("ct_t128x256m6l2", t128x256m6l2{});
+  add("ct_t128x256l2", t128x256l2{});
+  add("ct_t128x512m3", t128x512m3{});
+  add("ct_t128x256g8", t128x256g8{});
+  add("ct_t128x256g32", t128x256g32{});
 
   if (rounds == 0) {  // each kernel once, untimed, for ncu (`ew_probe_cast_transpose_tiles 0`)
     for (const impl& m : impls) m.launch();
@@ -154,9 +178,13 @@ void run(const char* type, std::int64_t M, std::int64_t N, int rounds) {
       std::exit(1);
     }
   };
+  // EW_PROBE_NO_POISON=1: outputs not poisoned before each sample, as torch_fused_cells.py times them (a
+  // timing experiment: the check after each row can then not tell its results from an earlier row's).
+  const bool poison = std::getenv("EW_PROBE_NO_POISON") == nullptr;
   const auto us = time_rounds(
       impls, rounds,
       [&] {
+        if (!poison) return;
         CK(cudaMemsetAsync(y8.p, 0xff, n));
         CK(cudaMemsetAsync(yt8.p, 0xff, n));
         CK(cudaMemsetAsync(am.p, 0xff, sizeof(float)));

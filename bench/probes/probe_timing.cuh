@@ -4,11 +4,15 @@
 // What the probes (nd_shape.cu, nd_cols.cu, flat_rows.cu, vector_row_parts.cu, quant_schedule.cu,
 // narrow_forms.cu, dropout_words.cu, cast_transpose_tiles.cu) share: a checked CUDA call, element
 // conversion, a device array, the median time of a launch over 15 samples after 2 warm-ups, with the L2
-// flushed by a 512 MiB memset before each, rows timed in interleaved rounds, and the table's lines.
+// flushed before each as ew_bench's cold mode does (docs/BENCHMARKS.md: a 512 MiB memset, then a kernel
+// reading another 512 MiB, so the timed launch finds clean lines), rows timed in interleaved rounds, and
+// the table's lines. EW_PROBE_FLUSH=memset keeps the memset alone (the probes' flush up to the fourteenth
+// session: the L2's dirty lines are then written back during the timed launch and charged to it).
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string_view>
 #include <type_traits>
 #include <vector>
 
@@ -28,7 +32,30 @@
 
 namespace ewp {
 inline void* flush_buf = nullptr;
+inline uint4* flush_read_buf = nullptr;
+inline unsigned* flush_sink = nullptr;
+inline bool flush_memset_only = false;
 inline constexpr std::size_t flush_bytes = std::size_t{512} << 20;
+
+/// Reads `n` 16-byte words, so that the L2 holds clean lines; the sum is stored only when it is a value
+/// the buffer (memset to 1s) cannot give, so the loads are kept and nothing is written.
+__global__ void flush_read_kernel(const uint4* p, std::size_t n, unsigned* sink) {
+  unsigned acc = 0;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::size_t{gridDim.x} * blockDim.x) {
+    const uint4 v = p[i];
+    acc ^= v.x ^ v.y ^ v.z ^ v.w;
+  }
+  if (acc == 0x9e3779b9u) *sink = acc;
+}
+
+/// The flush before each timed sample (the file's comment).
+inline void flush_l2(int i) {
+  CK(cudaMemsetAsync(flush_buf, i, flush_bytes));
+  if (flush_memset_only) return;
+  flush_read_kernel<<<1024, 512>>>(flush_read_buf, flush_bytes / sizeof(uint4), flush_sink);
+  CK(cudaGetLastError());
+}
 
 /// `v` as a probe's element type (float or bf16).
 template <class T>
@@ -48,8 +75,9 @@ struct device_buf {
   ~device_buf() { cudaFree(p); }
 };
 
-/// The median time of `launch` (below); `prepare` runs before each sample, after the flush and outside the
-/// timed region (poisoning outputs, zeroing counters).
+/// The median time of `launch` (below); `prepare` runs before each sample, before the flush (so that the
+/// lines its poisoning writes leave the L2 with the rest) and outside the timed region (poisoning outputs,
+/// zeroing counters).
 template <class F, class P>
 double time_us(F launch, P prepare) {
   cudaEvent_t a, b;
@@ -57,8 +85,8 @@ double time_us(F launch, P prepare) {
   CK(cudaEventCreate(&b));
   std::vector<float> t;
   for (int i = 0; i < 17; ++i) {
-    CK(cudaMemsetAsync(flush_buf, i, flush_bytes));
     prepare();
+    flush_l2(i);
     CK(cudaEventRecord(a));
     launch();
     CK(cudaEventRecord(b));
@@ -116,10 +144,16 @@ void print_rows(const char* type, const char* size, const Rows& rows,
 /// ratio column compares each row with `reference` (its time over the row's) printed.
 inline void begin_table(const char* reference) {
   CK(cudaMalloc(&flush_buf, flush_bytes));
+  CK(cudaMalloc(&flush_read_buf, flush_bytes));
+  CK(cudaMemset(flush_read_buf, 0x01, flush_bytes));
+  CK(cudaMalloc(&flush_sink, sizeof(unsigned)));
+  const char* mode = std::getenv("EW_PROBE_FLUSH");
+  flush_memset_only = mode != nullptr && std::string_view(mode) == "memset";
   cudaDeviceProp prop{};
   CK(cudaGetDeviceProperties(&prop, 0));
-  std::printf("%s; GB/s = (x read + y written) / median us; vs %s = %s time / time\n\n", prop.name, reference,
-              reference);
+  std::printf("%s; GB/s = (x read + y written) / median us; vs %s = %s time / time; L2 flushed by %s\n\n",
+              prop.name, reference, reference,
+              flush_memset_only ? "a 512 MiB memset alone" : "a 512 MiB memset and a 512 MiB read");
   std::printf(
       "| type | n | impl | median us | GB/s | vs %s | medians of rounds "
       "|\n|---|---|---|---:|---:|---:|---|\n",

@@ -164,7 +164,10 @@ struct nd_kernel_shapes {
   /// 2026-12-06, docs/PERFORMANCE.md change 64), against ew's 1-D copy of x, [8192, 8192] and [16384, 4096]:
   /// ew's 64-side tiles 0.870 / 0.881 (bf16 x) and 0.911 / 0.915 (f32 x), these 0.914 / 0.912 and 0.942 /
   /// 0.940; 128 a side with 128 threads (8 an SM) 0.875 / 0.878 and 0.900 / 0.896, with 512 (2 an SM)
-  /// 0.877 / 0.879 and 0.926 / 0.930; 64 a side with 256 threads 0.778 / 0.787 and 0.887 / 0.901. A launch
+  /// 0.877 / 0.879 and 0.926 / 0.930; 64 a side with 256 threads 0.778 / 0.787 and 0.887 / 0.901. The
+  /// issue's side-by-side cells (torch_fused_cells.py, H100, fourteenth session) and ncu show no gain of
+  /// these over the 64-side tiles (0.84 of the copy for bf16 x, 0.90 for f32, before and after; ncu 103.4
+  /// against 102.4 us); they stay, since none of the three puts them more than 1% below those. A launch
   /// that also stages an input keeps the tiles above (a 128-side f32 tile would not fit the shared memory).
   tile_shape narrow_output_tiles{128, 256, 4};
   /// 16-byte loads a tile thread issues before it stores the first into shared memory: half of a 64 x 64
