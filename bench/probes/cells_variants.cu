@@ -57,12 +57,14 @@
 //   rc256      row kernel chunks of 256 vectors (one pass of a block)
 //   r256c512   row kernel blocks of 256 threads, chunks of 512 vectors (rows from 512)
 //
-// and for torch_fused_cells.py's bias + GELU (probe 22): vr128u2, vr256u2, vr256, novrow, rowu4.
+// and for torch_fused_cells.py's bias + GELU (probe 22): vr128u2, vr256u2, vr256, novrow, rowu4; for its
+// cast-transpose (fourteenth session): t64x128, t128x256m5, t128x256m6l2, t128x256l2, t128x512m3.
 
 #include <cstdint>
 
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
+#include <cuda_fp8.h>
 #include <cuda_runtime_api.h>
 
 #include <ew/elementwise.cuh>
@@ -141,6 +143,12 @@ EW_ND_VARIANT(t128x256, s.tile_side = 128; s.tile_block_threads = 256; s.tile_mi
 EW_ND_VARIANT(t128x256l8, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4;
               s.tile_loads_in_flight = 8)
 EW_ND_VARIANT(t64x256, s.tile_side = 64; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4)
+EW_ND_VARIANT(t128x256m5, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 5)
+EW_ND_VARIANT(t128x256m6l2, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 6;
+              s.tile_loads_in_flight = 2)
+EW_ND_VARIANT(t128x256l2, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4;
+              s.tile_loads_in_flight = 2)
+EW_ND_VARIANT(t128x512m3, s.tile_side = 128; s.tile_block_threads = 512; s.tile_min_blocks_per_sm = 3)
 EW_ND_VARIANT(tg4, s.tile_group = 4)
 EW_ND_VARIANT(tg8, s.tile_group = 8)
 EW_ND_VARIANT(tg16, s.tile_group = 16)
@@ -285,9 +293,10 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
 
 #define EW_VARIANT_API extern "C" __attribute__((visibility("default"))) int
 
-// EW_CELLS_VARIANTS_BIAS_GELU_ONLY (target ew_bias_gelu_variants): probe 22's functions alone, a library
-// that builds in a minute where the whole of this file takes several.
-#ifndef EW_CELLS_VARIANTS_BIAS_GELU_ONLY
+// EW_CELLS_VARIANTS_BIAS_GELU_ONLY (target ew_bias_gelu_variants): probe 22's functions alone, and
+// EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY (target ew_cast_transpose_variants) the cast-transpose's alone:
+// libraries that build in a minute or two where the whole of this file takes several.
+#if !defined(EW_CELLS_VARIANTS_BIAS_GELU_ONLY) && !defined(EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY)
 
 #define EW_VARIANTS_1D(suffix, T, v, P)                                                                     \
   EW_VARIANT_API ew_cells_relu_##suffix##__##v(void* y, const void* x, std::int64_t n, cudaStream_t s) {    \
@@ -445,7 +454,9 @@ EW_VARIANTS_TRANSPOSE(f64, double, w32x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x32)
 EW_VARIANTS_TRANSPOSE(f64, double, w64x256)
 EW_VARIANTS_TRANSPOSE(f64, double, w32l8)
-#endif  // EW_CELLS_VARIANTS_BIAS_GELU_ONLY
+#endif  // neither EW_CELLS_VARIANTS_BIAS_GELU_ONLY nor EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY
+
+#ifndef EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY
 
 // Probe 22: torch_fused_cells.py's bias + GELU over [8192, 8192] (--variant-lib) under the vector-row
 // kernel's other shapes and the row kernel.
@@ -476,6 +487,42 @@ EW_VARIANT_API ew_cells_bias_gelu_f32__erfc(void* y, const void* x, const void* 
       ew::in(static_cast<const float*>(x), ew::broadcast(static_cast<const float*>(b), ew::extents{1, C})),
       s);
 }
+
+#endif  // EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY
+
+#ifndef EW_CELLS_VARIANTS_BIAS_GELU_ONLY
+/// torch_fused_cells.py's cast-transpose (--variant-lib; ew_cells.cu's `cast_transpose_T`: y8 [M, N] and
+/// yt8 [N, M] = e4m3(x * scale), the amax overwritten) under the tile kernel's other shapes: t64x128
+/// (ew's tiles before change 64), t128x256m5 (5 blocks an SM: 48 registers), t128x256m6l2 (6 an SM, 2
+/// loads in flight), t128x256l2, t128x512m3 (3 blocks of 512 threads an SM).
+template <class P, class T>
+int cast_transpose(void* y8, void* yt8, void* am, void* ws, const void* x, std::int64_t M, std::int64_t N,
+                   float scale, cudaStream_t s) {
+  using fp8 = __nv_fp8_e4m3;
+  const ew::extents e{M, N};
+  const auto y = ew::strided(static_cast<fp8*>(y8), e, ew::strides{N, 1});
+  const auto yt = ew::strided(static_cast<fp8*>(yt8), e, ew::strides{1, M});
+  return ew::elementwise<P>(ew_cells::scaled_twice_and_kept<T>{scale}, e,
+                            ew::out(y, yt,
+                                    ew::reduce_overwrite<ew::reduction::amax>(
+                                        static_cast<float*>(am), static_cast<ew::reduction_workspace*>(ws))),
+                            ew::in(ew::strided(static_cast<const T*>(x), e, ew::strides{N, 1})), s);
+}
+#define EW_VARIANTS_CAST_TRANSPOSE(suffix, T, v)                                                        \
+  EW_VARIANT_API ew_cells_cast_transpose_##suffix##__##v(void* y8, void* yt8, void* am, void* ws,       \
+                                                         const void* x, std::int64_t M, std::int64_t N, \
+                                                         float scale, cudaStream_t s) {                 \
+    return cast_transpose<nd_policy<v##_shapes>, T>(y8, yt8, am, ws, x, M, N, scale, s);                \
+  }
+#define EW_VARIANTS_CAST_TRANSPOSE_BOTH(v)  \
+  EW_VARIANTS_CAST_TRANSPOSE(f32, float, v) \
+  EW_VARIANTS_CAST_TRANSPOSE(bf16, __nv_bfloat16, v)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(t64x128)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256m5)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256m6l2)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256l2)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x512m3)
+#endif  // EW_CELLS_VARIANTS_BIAS_GELU_ONLY
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).
 extern "C" __attribute__((visibility("default"))) const char* ew_cells_last_error() {

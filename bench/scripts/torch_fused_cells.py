@@ -19,7 +19,9 @@ Cells (f32 and bf16 x; GB/s counts each input read once and each output written 
                        ew::reduce_overwrite (the sum deterministic). n = 2^20, 2^24, 2^28.
   cast_transpose/T/MxN y8 [M, N], yt8 [N, M] = e4m3(x * s) and amax (Transformer Engine's
                        fp8_cast_transpose_fused), one ew launch; beside ew's 1-D copy of x (the bar: 0.90
-                       of the copy's GB/s, each counted on its own bytes).
+                       of the copy's GB/s, each counted on its own bytes). With --variant-lib, also each
+                       --variants V that the library has (ew_cells_cast_transpose_T__V, target
+                       ew_cast_transpose_variants: the tile kernel's other shapes) as `ew.V`, checked alike.
   bias_gelu/T/RxC      y = gelu(x + b), b over the columns (issue 23: bf16 [8192, 8192]); beside ew's relu.
                        With --variant-lib, also each --variants V that the library has
                        (ew_cells_bias_gelu_T__V: bench/probes/cells_variants.cu, target ew_bias_gelu_variants)
@@ -167,6 +169,16 @@ def build_cell(spec, lib, stream, gen, mode):
                              x.data_ptr(), shape[0], shape[1], SCALE)
         else:
             fns["ew"] = call("quant_amax", y.data_ptr(), am.data_ptr(), ws.data_ptr(), x.data_ptr(), n, SCALE)
+        for v in VARIANTS if transpose else ():  # --variant-lib: the tile kernel's other shapes, as ew.<v>
+            sym = f"ew_cells_cast_transpose_{t}__{v}"
+            if VARIANT_LIB is not None and getattr(VARIANT_LIB, sym, None) is not None:
+                y_v, yt_v = torch.empty(shape, dtype=f8, device=dev), torch.empty((shape[1], shape[0]), dtype=f8,
+                                                                                  device=dev)
+                am_v, ws_v = torch.empty((), dtype=torch.float32, device=dev), torch.zeros_like(ws)
+                outs["ew." + v] = (y_v, yt_v, am_v)
+                keep += [y_v, yt_v, am_v, ws_v]
+                fns["ew." + v] = tc.ew_call(VARIANT_LIB, sym, y_v.data_ptr(), yt_v.data_ptr(), am_v.data_ptr(),
+                                            ws_v.data_ptr(), x.data_ptr(), shape[0], shape[1], SCALE, stream)
         for name, fn in fns.items():
             y, yt, am = outs[name]
 
@@ -460,10 +472,11 @@ def main():
         VARIANT_LIB = ctypes.CDLL(a.variant_lib)
         VARIANTS = tuple(v for v in a.variants.split(",") if v)
         for v in VARIANTS:
-            for t in ("f32", "bf16"):
-                f = getattr(VARIANT_LIB, f"ew_cells_bias_gelu_{t}__{v}", None)
-                if f is not None:
-                    f.argtypes, f.restype = sig["bias_gelu"] + [Pp], ctypes.c_int
+            for op in ("bias_gelu", "cast_transpose"):
+                for t in ("f32", "bf16"):
+                    f = getattr(VARIANT_LIB, f"ew_cells_{op}_{t}__{v}", None)
+                    if f is not None:
+                        f.argtypes, f.restype = sig[op] + [Pp], ctypes.c_int
         VARIANT_LIB.ew_cells_last_error.restype = ctypes.c_char_p
     torch.cuda.init()
     stream = torch.cuda.current_stream().cuda_stream
