@@ -45,8 +45,6 @@ using namespace ewp;
 using fp8 = __nv_fp8_e4m3;
 constexpr float scale = 48.0f;
 
-using ew_cells::scaled_twice_and_kept;
-
 /// ew's defaults but for the tile kernel's shape `Shapes::shapes()`.
 template <class Shapes>
 struct tile_policy {
@@ -90,15 +88,7 @@ EW_PROBE_TILES(t128x256g32, s.tile_side = 128; s.tile_block_threads = 256; s.til
 template <class P, class T>
 cudaError_t cast_transpose(fp8* y8, fp8* yt8, float* am, ew::reduction_workspace* ws, const T* x,
                            std::int64_t M, std::int64_t N) {
-  const ew::extents e{M, N};
-  const auto out = ew::out(ew::strided(y8, e, ew::strides{N, 1}), ew::strided(yt8, e, ew::strides{1, M}),
-                           ew::reduce_overwrite<ew::reduction::amax>(am, ws));
-  const auto in = ew::in(ew::strided(x, e, ew::strides{N, 1}));
-  if constexpr (std::is_void_v<P>) {
-    return ew::elementwise(scaled_twice_and_kept<T>{scale}, e, out, in);
-  } else {
-    return ew::elementwise<P>(scaled_twice_and_kept<T>{scale}, e, out, in);
-  }
+  return ew_cells::cast_transpose<P>(y8, yt8, am, ws, x, M, N, scale);
 }
 
 std::uint8_t fp8_bits(float v) {

@@ -491,28 +491,17 @@ EW_VARIANT_API ew_cells_bias_gelu_f32__erfc(void* y, const void* x, const void* 
 #endif  // EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY
 
 #ifndef EW_CELLS_VARIANTS_BIAS_GELU_ONLY
-/// torch_fused_cells.py's cast-transpose (--variant-lib; ew_cells.cu's `cast_transpose_T`: y8 [M, N] and
-/// yt8 [N, M] = e4m3(x * scale), the amax overwritten) under the tile kernel's other shapes: t64x128
-/// (ew's tiles before change 64), t128x256m5 (5 blocks an SM: 48 registers), t128x256m6l2 (6 an SM, 2
-/// loads in flight), t128x256l2, t128x512m3 (3 blocks of 512 threads an SM).
-template <class P, class T>
-int cast_transpose(void* y8, void* yt8, void* am, void* ws, const void* x, std::int64_t M, std::int64_t N,
-                   float scale, cudaStream_t s) {
-  using fp8 = __nv_fp8_e4m3;
-  const ew::extents e{M, N};
-  const auto y = ew::strided(static_cast<fp8*>(y8), e, ew::strides{N, 1});
-  const auto yt = ew::strided(static_cast<fp8*>(yt8), e, ew::strides{1, M});
-  return ew::elementwise<P>(ew_cells::scaled_twice_and_kept<T>{scale}, e,
-                            ew::out(y, yt,
-                                    ew::reduce_overwrite<ew::reduction::amax>(
-                                        static_cast<float*>(am), static_cast<ew::reduction_workspace*>(ws))),
-                            ew::in(ew::strided(static_cast<const T*>(x), e, ew::strides{N, 1})), s);
-}
+// torch_fused_cells.py's cast-transpose (--variant-lib; cell_ops.cuh's `cast_transpose`: y8 [M, N] and
+// yt8 [N, M] = e4m3(x * scale), the amax overwritten) under the tile kernel's other shapes: t64x128
+// (ew's tiles before change 64), t128x256m5 (5 blocks an SM: 48 registers), t128x256m6l2 (6 an SM, 2
+// loads in flight), t128x256l2, t128x512m3 (3 blocks of 512 threads an SM).
 #define EW_VARIANTS_CAST_TRANSPOSE(suffix, T, v)                                                        \
   EW_VARIANT_API ew_cells_cast_transpose_##suffix##__##v(void* y8, void* yt8, void* am, void* ws,       \
                                                          const void* x, std::int64_t M, std::int64_t N, \
                                                          float scale, cudaStream_t s) {                 \
-    return cast_transpose<nd_policy<v##_shapes>, T>(y8, yt8, am, ws, x, M, N, scale, s);                \
+    return ew_cells::cast_transpose<nd_policy<v##_shapes>>(                                             \
+        static_cast<__nv_fp8_e4m3*>(y8), static_cast<__nv_fp8_e4m3*>(yt8), static_cast<float*>(am),     \
+        static_cast<ew::reduction_workspace*>(ws), static_cast<const T*>(x), M, N, scale, s);           \
   }
 #define EW_VARIANTS_CAST_TRANSPOSE_BOTH(v)  \
   EW_VARIANTS_CAST_TRANSPOSE(f32, float, v) \

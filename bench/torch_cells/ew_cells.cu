@@ -253,14 +253,9 @@ using ew::reduction::sum;
 template <class T>
 int cast_transpose(void* y8, void* yt8, void* am, void* ws, const void* x, std::int64_t M, std::int64_t N,
                    float scale, cudaStream_t s) {
-  const ew::extents e{M, N};
-  const auto y = ew::strided(static_cast<fp8*>(y8), e, ew::strides{N, 1});
-  const auto yt = ew::strided(static_cast<fp8*>(yt8), e, ew::strides{1, M});
-  return ew::elementwise(
-      scaled_twice_and_kept<T>{scale}, e,
-      ew::out(y, yt,
-              ew::reduce_overwrite<amax>(static_cast<float*>(am), static_cast<ew::reduction_workspace*>(ws))),
-      ew::in(ew::strided(static_cast<const T*>(x), e, ew::strides{N, 1})), s);
+  return ew_cells::cast_transpose<void>(static_cast<fp8*>(y8), static_cast<fp8*>(yt8),
+                                        static_cast<float*>(am), static_cast<ew::reduction_workspace*>(ws),
+                                        static_cast<const T*>(x), M, N, scale, s);
 }
 
 }  // namespace
