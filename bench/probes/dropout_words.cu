@@ -7,7 +7,7 @@
 //   drop16        the same over ew::random_bits16 (change 63: 16 bits an element, eight from a block)
 //   drop32_mask, drop16_mask   with a bool mask (GB/s and the ratio count the mask's byte too)
 // bf16 and f32 at 2^24, 2^26 and 2^28, p = 0.1, inputs uniform in [-4, 4). Median of 15 launches, L2
-// flushed by a 512 MiB memset before each (probe_timing.cuh), every row `rounds` times interleaved (the first
+// flushed before each (probe_timing.cuh), every row `rounds` times interleaved (the first
 // argument, default 2; 0: each kernel once at 2^26, untimed, for ncu); outputs poisoned before each launch
 // and every 61st element of every launch checked against the host's ew::dropout over the host's operand (bit
 // for bit: both are the same multiplication by the float scale), and the kept fraction within 6 standard

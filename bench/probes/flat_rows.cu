@@ -5,7 +5,7 @@
 // each vector's row by a 32-bit division by multiplication and loads what the row broadcasts once a
 // vector: what Inductor's kernels do for these cells (one block a tile, no loop). Beside it, ew's own
 // launch of the same cell (row kernel or gather path) and ew's 1-D relu over as many elements, same
-// timing as the other N-d probes (probe_timing.cuh: median of 15, L2 flushed by a 512 MiB memset).
+// timing as the other N-d probes (probe_timing.cuh: median of 15, L2 flushed before each sample).
 // Cells: per-channel (x - mean[c]) * inv_std[c] over NCHW [32, 256, 56, 56], and x * col[r], x + b[c]
 // over [16384, 1000] (bf16 and f32) and [65536, 4096] (bf16). Every result is checked against a host
 // reference.

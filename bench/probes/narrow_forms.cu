@@ -11,7 +11,7 @@
 // each through ew's 1-D launch with its default shape (2 vectors a thread, 128 threads) and with one vector
 // a thread (`_v1`: a policy with `loads_in_flight = 1`, 256 threads; fewer elements a thread to interleave,
 // so fewer registers and more resident warps, at half the bytes in flight a thread). bf16 and f16 at 2^26 and
-// 2^28, inputs uniform in [-4, 4). Median of 15 launches, L2 flushed by a 512 MiB memset before each
+// 2^28, inputs uniform in [-4, 4). Median of 15 launches, L2 flushed before each (probe_timing.cuh)
 // (probe_timing.cuh), every row `rounds` times interleaved (the first argument, default 2; 0: each kernel
 // once at 2^26, untimed, for ncu); each result checked against the host's ew functor within 1 ulp (the same
 // code, but the host's exact division and exp2 stand for the GPU's approximate instructions, which move a

@@ -4,7 +4,7 @@
 // in kernels of its own, for rows per work item 1, 2, 4, 8 and register caps of 2, 4 and 8 blocks of 256
 // threads per SM, on the operand cells of ew_bench that fell short (bias [2^16, 4096] f32 and bf16, the
 // per-channel fma over NCHW [64, 256, 64, 64] f32, pitched rows), beside ew's 1-D relu on as many
-// elements. Cold L2 (a 512 MiB memset between samples), CUDA events, median of 15 after 2 warm-ups.
+// elements. Cold L2 (probe_timing.cuh's flush between samples), CUDA events, median of 15 after 2 warm-ups.
 // (Run before the kernel took two slots per row: rows here are the rows of one slot each.)
 // Build: nvcc -std=c++17 -O3 -arch=sm_90 -Iinclude bench/probes/nd_shape.cu -o nd_shape
 #include <cuda_bf16.h>

@@ -12,8 +12,8 @@
 //   together);
 // - `memcpy2d`: cudaMemcpy2DAsync device to device, the toolkit's own;
 // - `ew_relu_1d` and `ew_relu_nd`: ew's relu over rows * cols and into the padded rows.
-// Same timing as the other N-d probes (probe_timing.cuh: median of 15 after 2 warm-ups, L2 flushed by a
-// 512 MiB memset before each); the implementations are interleaved, three rounds. `--once` launches each
+// Same timing as the other N-d probes (probe_timing.cuh: median of 15 after 2 warm-ups, L2 flushed
+// before each); the implementations are interleaved, three rounds. `--once` launches each
 // once without timing (for ncu: DRAM bytes read and written, L2 write sectors). Every result is checked
 // against x (the padding against its poison).
 // Build: `ninja ew_probe_pitched_floor` (bench/CMakeLists.txt), or nvcc -std=c++17 -O3 -arch=sm_90 -Iinclude

@@ -4,10 +4,10 @@
 // What the probes (nd_shape.cu, nd_cols.cu, flat_rows.cu, vector_row_parts.cu, quant_schedule.cu,
 // narrow_forms.cu, dropout_words.cu, cast_transpose_tiles.cu) share: a checked CUDA call, element
 // conversion, a device array, the median time of a launch over 15 samples after 2 warm-ups, with the L2
-// flushed before each as ew_bench's cold mode does (docs/BENCHMARKS.md: a 512 MiB memset, then a kernel
-// reading another 512 MiB, so the timed launch finds clean lines), rows timed in interleaved rounds, and
-// the table's lines. EW_PROBE_FLUSH=memset keeps the memset alone (the probes' flush up to the fourteenth
-// session: the L2's dirty lines are then written back during the timed launch and charged to it).
+// flushed before each as ew_bench's cold mode does (docs/BENCHMARKS.md), with 512 MiB buffers: a memset,
+// then a kernel reading another buffer, so that the timed launch finds clean lines, rows timed in interleaved
+// rounds, and the table's lines. EW_PROBE_FLUSH=memset keeps the memset alone (the probes' flush up to the
+// fourteenth session: the L2's dirty lines are then written back during the timed launch and charged to it).
 
 #include <algorithm>
 #include <cstdio>
@@ -49,8 +49,20 @@ __global__ void flush_read_kernel(const uint4* p, std::size_t n, unsigned* sink)
   if (acc == 0x9e3779b9u) *sink = acc;
 }
 
+/// The flush's buffers (a probe may have allocated `flush_buf` itself) and mode, once.
+inline void flush_init() {
+  if (flush_buf == nullptr) CK(cudaMalloc(&flush_buf, flush_bytes));
+  if (flush_read_buf != nullptr) return;
+  CK(cudaMalloc(&flush_read_buf, flush_bytes));
+  CK(cudaMemset(flush_read_buf, 0x01, flush_bytes));
+  CK(cudaMalloc(&flush_sink, sizeof(unsigned)));
+  const char* mode = std::getenv("EW_PROBE_FLUSH");
+  flush_memset_only = mode != nullptr && std::string_view(mode) == "memset";
+}
+
 /// The flush before each timed sample (the file's comment).
 inline void flush_l2(int i) {
+  flush_init();
   CK(cudaMemsetAsync(flush_buf, i, flush_bytes));
   if (flush_memset_only) return;
   flush_read_kernel<<<1024, 512>>>(flush_read_buf, flush_bytes / sizeof(uint4), flush_sink);
@@ -143,12 +155,7 @@ void print_rows(const char* type, const char* size, const Rows& rows,
 /// A probe's start: the flush buffer allocated, and the device's name and the header of the table whose
 /// ratio column compares each row with `reference` (its time over the row's) printed.
 inline void begin_table(const char* reference) {
-  CK(cudaMalloc(&flush_buf, flush_bytes));
-  CK(cudaMalloc(&flush_read_buf, flush_bytes));
-  CK(cudaMemset(flush_read_buf, 0x01, flush_bytes));
-  CK(cudaMalloc(&flush_sink, sizeof(unsigned)));
-  const char* mode = std::getenv("EW_PROBE_FLUSH");
-  flush_memset_only = mode != nullptr && std::string_view(mode) == "memset";
+  flush_init();
   cudaDeviceProp prop{};
   CK(cudaGetDeviceProperties(&prop, 0));
   std::printf("%s; GB/s = (x read + y written) / median us; vs %s = %s time / time; L2 flushed by %s\n\n",

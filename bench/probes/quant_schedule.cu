@@ -27,7 +27,7 @@
 // - `dyn_block`: one looping wave, thread 0 taking whole tiles from the counter for the block (two shared
 //   slots, one barrier a tile), warp ends.
 // The counter is zeroed, untimed, before each launch. Timing: probe_timing.cuh's (median of 15 after 2
-// warm-ups, L2 flushed by a 512 MiB memset before each), the implementations interleaved, rounds of all of
+// warm-ups, L2 flushed before each, probe_timing.cuh), the implementations interleaved, rounds of all of
 // them as the first argument says (2 by default; the median of the rounds' medians is printed, with their
 // range). Every y is compared with `cast`'s bytes and every amax with the host's. Results and discussion:
 // docs/PERFORMANCE.md, "Tenth session" (probe 23). Build: `ninja ew_probe_quant_schedule`, or nvcc -std=c++17

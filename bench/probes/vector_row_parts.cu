@@ -11,7 +11,7 @@
 //   4  x's address from the row's coordinates (`row * cols + col`), as the vector-row kernel finds an
 //      array's offset, instead of the vector's own index
 // beside ew's launch of the cell (the vector-row kernel in blocks of 256 and of 128 threads) and ew's 1-D
-// relu over as many elements. Median of 15 launches, L2 flushed by a 512 MiB memset before each
+// relu over as many elements. Median of 15 launches, L2 flushed before each (probe_timing.cuh)
 // (probe_timing.cuh); the sequence twice, interleaved. `once` as the first argument runs every launch once,
 // untimed (for ncu). Every result is checked against a host reference.
 // Build: `ninja ew_probe_vector_row_parts` (bench/CMakeLists.txt).

@@ -438,7 +438,7 @@ def main():
     ap.add_argument("--quick", action="store_true", help="the cells at 2^24, 2^26 and [8192, 8192] only")
     ap.add_argument("--filter", help="regex on the cell names (e.g. 'quant_amax/bf16')")
     ap.add_argument("--commit", default="")
-    ap.add_argument("--variant-lib", help="libew_cells_variants.so: bias_gelu under other policies")
+    ap.add_argument("--variant-lib", help="a variants library: bias_gelu or cast_transpose under other policies")
     ap.add_argument("--variants", default="", help="comma-separated variant names of --variant-lib")
     a = ap.parse_args()
     sys.stdout.reconfigure(line_buffering=True)

@@ -85,7 +85,7 @@ bool simulate_vector_rows(const Op& op, const OutPtrs& outs, const Ins& ins,
 template <class S, class Op, class Call, class... Out, class... In>
 std::string simulate_tiles(const Op& op, const Call& call, const cuda::std::tuple<Out...>& outs,
                            const cuda::std::tuple<In...>& ins) {
-  constexpr int vec = Call::vec;
+  constexpr int vec = Call::vector_width;
   constexpr int R = Call::rank;
   const auto out_ops = call.tile_out_operands(outs);
   const auto in_ops = call.tile_in_operands(ins);

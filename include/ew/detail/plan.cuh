@@ -40,7 +40,7 @@ struct nd_call;
 template <int Vec, int R, class... Out, class... In, class S>
 struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   static constexpr int rank = R;
-  static constexpr int vec = Vec;
+  static constexpr int vector_width = Vec;
   static constexpr int num_out = static_cast<int>(sizeof...(Out));
   static constexpr int num_ops = num_out + static_cast<int>((has_strides<In> + ... + 0));
   static constexpr int num_singles =
@@ -262,9 +262,10 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
     return true;
   }
 
-  /// This launch under shapes `S2` whose tiles differ (`narrow_output_shapes` below): the operands, the
-  /// coalesced shape and the path as described here, only the tile plan made again for `S2`'s tile side
-  /// (which may find its shared memory too large and take the N-dimensional kernel: `path` says).
+  /// This launch under shapes `S2` that differ from `S` in the tile fields only (`narrow_output_shapes`
+  /// below): the operands, the coalesced shape, the path and the other kernels' plans as described here,
+  /// only the tile plan made again for `S2`'s tile side (which may find its shared memory too large and
+  /// take the N-dimensional kernel: `path` says).
   template <class S2>
   nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S2> with_tiles_of() const {
     nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S2> c;
