@@ -468,6 +468,55 @@ TEST_CASE(
 }
 
 namespace {
+/// `x * 2` as float, five times: one row-major and four transposed FP8 outputs.
+struct twice_to_five {
+  EW_HD cuda::std::tuple<float, float, float, float, float> operator()(float x) const {
+    const float v = x * 2.0f;
+    return {v, v, v, v, v};
+  }
+};
+}  // namespace
+
+TEST_CASE("N-d launch: the narrow-output tiles give way where their staged tiles pass the shared memory",
+          "[nd]") {
+  // Four transposed FP8 outputs: four 128-side staged tiles pass the limit, four 64-side ones fit, so the
+  // dispatcher (and the simulator, as it) keeps ew's first tiles rather than the narrow-output ones.
+  using f8 = __nv_fp8_e4m3;
+  using S = ew::tuning::default_nd_shapes_t;
+  constexpr int narrow_side = S::value.narrow_output_tiles.side;
+  REQUIRE(4 * ew::detail::tile_stage_bytes<f8, narrow_side> > ew::tuning::tile_max_smem_bytes);
+  REQUIRE(4 * ew::detail::tile_stage_bytes<f8, 64> <= ew::tuning::tile_max_smem_bytes);
+  const std::int64_t M = 192, N = 136;
+  buffer<float> x(M * N);
+  for (std::int64_t i = 0; i < M * N; ++i) x.base[i] = static_cast<float>(i % 239) * 0.75f - 90.0f;
+  std::vector<f8> y(static_cast<std::size_t>(M * N)), t0(y.size()), t1(y.size()), t2(y.size()), t3(y.size());
+  for (auto* v : {&y, &t0, &t1, &t2, &t3})
+    std::memset(static_cast<void*>(v->data()), ew_test::poison_byte, v->size());
+  const ew::extents e{M, N};
+  const ew::strides rm{N, 1}, tr{1, M};
+  const std::string path =
+      simulate(twice_to_five{}, e,
+               cuda::std::make_tuple(ew::strided(y.data(), e, rm), ew::strided(t0.data(), e, tr),
+                                     ew::strided(t1.data(), e, tr), ew::strided(t2.data(), e, tr),
+                                     ew::strided(t3.data(), e, tr)),
+               cuda::std::make_tuple(ew::strided(static_cast<const float*>(x.base), e, rm)));
+  INFO("path " << path);
+  CHECK(path.find("tile") == 0);
+  CHECK(path.find("side 64") != std::string::npos);
+  CHECK(path.find("narrow-output") == std::string::npos);
+  std::size_t wrong = 0;
+  for (std::int64_t i = 0; i < M; ++i) {
+    for (std::int64_t j = 0; j < N; ++j) {
+      const unsigned char want = ew::convert<f8>(x.base[i * N + j] * 2.0f).__x;
+      const auto t = static_cast<std::size_t>(j * M + i);
+      wrong += y[static_cast<std::size_t>(i * N + j)].__x != want;
+      wrong += (t0[t].__x != want) + (t1[t].__x != want) + (t2[t].__x != want) + (t3[t].__x != want);
+    }
+  }
+  CHECK(wrong == 0);
+}
+
+namespace {
 
 /// Fake device addresses: the checks never dereference them, and none of these calls gets to a device.
 float* fake(std::uintptr_t a) { return reinterpret_cast<float*>(a); }
