@@ -149,6 +149,12 @@ EW_ND_VARIANT(t128x256m6l2, s.tile_side = 128; s.tile_block_threads = 256; s.til
 EW_ND_VARIANT(t128x256l2, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 4;
               s.tile_loads_in_flight = 2)
 EW_ND_VARIANT(t128x512m3, s.tile_side = 128; s.tile_block_threads = 512; s.tile_min_blocks_per_sm = 3)
+// 8 loads in flight where the registers hold them without spilling (ptxas, 2026-12-07: 116 registers at 2
+// blocks an SM, none spilled; 80 at 3, 6 bytes spilled; 64 at 4 spill 124 bytes).
+EW_ND_VARIANT(t128x256m2l8, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 2;
+              s.tile_loads_in_flight = 8)
+EW_ND_VARIANT(t128x256m3l8, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 3;
+              s.tile_loads_in_flight = 8)
 EW_ND_VARIANT(tg4, s.tile_group = 4)
 EW_ND_VARIANT(tg8, s.tile_group = 8)
 EW_ND_VARIANT(tg16, s.tile_group = 16)
@@ -494,7 +500,8 @@ EW_VARIANT_API ew_cells_bias_gelu_f32__erfc(void* y, const void* x, const void* 
 // torch_fused_cells.py's cast-transpose (--variant-lib; cell_ops.cuh's `cast_transpose`: y8 [M, N] and
 // yt8 [N, M] = e4m3(x * scale), the amax overwritten) under the tile kernel's other shapes: t64x128
 // (ew's tiles before change 64), t128x256m5 (5 blocks an SM: 48 registers), t128x256m6l2 (6 an SM, 2
-// loads in flight), t128x256l2, t128x512m3 (3 blocks of 512 threads an SM).
+// loads in flight), t128x256l2, t128x512m3 (3 blocks of 512 threads an SM), t128x256m2l8 and t128x256m3l8
+// (8 loads in flight, 2 or 3 blocks an SM).
 #define EW_VARIANTS_CAST_TRANSPOSE(suffix, T, v)                                                        \
   EW_VARIANT_API ew_cells_cast_transpose_##suffix##__##v(void* y8, void* yt8, void* am, void* ws,       \
                                                          const void* x, std::int64_t M, std::int64_t N, \
@@ -511,6 +518,8 @@ EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256m5)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256m6l2)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256l2)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x512m3)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256m2l8)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256m3l8)
 #endif  // EW_CELLS_VARIANTS_BIAS_GELU_ONLY
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).
