@@ -11,6 +11,9 @@
 #include <cuda_pipeline_primitives.h>
 #include <cuda_runtime.h>
 
+#include <cub/block/block_reduce.cuh>
+#include <cuda/functional>
+
 #include <cstdint>
 
 namespace ct_staged {
@@ -57,25 +60,12 @@ __device__ inline void store(P* p, W w) {
   }
 }
 
-/// Stages == 0: x straight into registers, tile `blockIdx.x` alone. Otherwise `Stages` buffers of x's tiles
-/// filled by cp.async, the block's tiles `blockIdx.x + k * gridDim.x`.
-/// The maximum of `v` over the block (every thread gets it; the block's threads a multiple of 32).
-__device__ inline float block_max(float v) {
-  __shared__ float warps[32];
-#pragma unroll
-  for (int o = 16; o > 0; o /= 2) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));
-  __syncthreads();  // `warps` free from an earlier call
-  if (threadIdx.x % 32 == 0) warps[threadIdx.x / 32] = v;
-  __syncthreads();
-  v = 0.0f;
-  for (unsigned w = 0; w < blockDim.x / 32; ++w) v = fmaxf(v, warps[w]);
-  return v;
-}
-
 constexpr int ct_max_blocks = 65536;
 __device__ float ct_partials[ct_max_blocks];
 __device__ unsigned ct_done;
 
+/// Stages == 0: x straight into registers, tile `blockIdx.x` alone. Otherwise `Stages` buffers of x's tiles
+/// filled by cp.async, the block's tiles `blockIdx.x + k * gridDim.x`.
 template <class T, int Stages, bool Streaming>
 __global__ void __launch_bounds__(tile_cfg<T>::threads)
     ct_kernel(const T* __restrict__ x, fp8* __restrict__ y, fp8* __restrict__ yt, float* amax, std::int64_t M,
@@ -155,7 +145,9 @@ __global__ void __launch_bounds__(tile_cfg<T>::threads)
   if constexpr (Stages > 0) __pipeline_wait_prior(0);
   // The amax: each block's to `ct_partials`, the last block to finish combines them and overwrites `amax`
   // (as ew's side reductions do, so that no launch needs a reset first).
-  am = block_max(am);
+  using block_reduce = cub::BlockReduce<float, C::threads>;
+  __shared__ typename block_reduce::TempStorage reduce_storage;
+  am = block_reduce(reduce_storage).Reduce(am, cuda::maximum<>{});  // thread 0's
   __shared__ bool last;
   if (tid == 0) {
     ct_partials[blockIdx.x] = am;
@@ -167,7 +159,7 @@ __global__ void __launch_bounds__(tile_cfg<T>::threads)
   __threadfence();
   am = 0.0f;
   for (unsigned b = tid; b < gridDim.x; b += C::threads) am = fmaxf(am, __ldcg(&ct_partials[b]));
-  am = block_max(am);
+  am = block_reduce(reduce_storage).Reduce(am, cuda::maximum<>{});
   if (tid == 0) {
     *amax = am;
     ct_done = 0;

@@ -167,8 +167,9 @@ struct nd_kernel_shapes {
   /// 0.877 / 0.879 and 0.926 / 0.930; 64 a side with 256 threads 0.778 / 0.787 and 0.887 / 0.901. The
   /// issue's side-by-side cells (torch_fused_cells.py, H100, fourteenth session) and ncu show no gain of
   /// these over the 64-side tiles (0.84 of the copy for bf16 x, 0.90 for f32, before and after; ncu 103.4
-  /// against 102.4 us; the cells 1% to 2% below the ninth session's, within their spread); they stay until
-  /// the cells time both side by side (torch_fused_cells.py --variant-lib, t64x128). A launch
+  /// against 102.4 us; the cells 1% to 2% below the ninth session's, within their spread), and side by side
+  /// in the cells (torch_fused_cells.py --variant-lib, t64x128, H100, fifteenth session) the 64-side tiles
+  /// run at 0.995-1.004 of these: they stay, neither measurably better. A launch
   /// that also stages an input keeps the tiles above (a 128-side f32 tile would not fit the shared memory).
   tile_shape narrow_output_tiles{128, 256, 4};
   /// 16-byte loads a tile thread issues before it stores the first into shared memory: half of a 64 x 64
