@@ -155,6 +155,12 @@ EW_ND_VARIANT(t128x256m2l8, s.tile_side = 128; s.tile_block_threads = 256; s.til
               s.tile_loads_in_flight = 8)
 EW_ND_VARIANT(t128x256m3l8, s.tile_side = 128; s.tile_block_threads = 256; s.tile_min_blocks_per_sm = 3;
               s.tile_loads_in_flight = 8)
+// ew's narrow-output tiles with the full tiles' reads as before change 65 (with a test a slot, 4 in flight:
+// nodirect), 4 direct reads (dr4), 3 blocks an SM (n3: 80 registers) and 2 with 16 direct reads (n2dr16).
+EW_ND_VARIANT(nodirect, s.tile_direct_reads = 0)
+EW_ND_VARIANT(dr4, s.tile_direct_reads = 4)
+EW_ND_VARIANT(n3, s.narrow_output_tiles = {128, 256, 3})
+EW_ND_VARIANT(n2dr16, s.narrow_output_tiles = {128, 256, 2}; s.tile_direct_reads = 16)
 EW_ND_VARIANT(tg4, s.tile_group = 4)
 EW_ND_VARIANT(tg8, s.tile_group = 8)
 EW_ND_VARIANT(tg16, s.tile_group = 16)
@@ -501,7 +507,8 @@ EW_VARIANT_API ew_cells_bias_gelu_f32__erfc(void* y, const void* x, const void* 
 // yt8 [N, M] = e4m3(x * scale), the amax overwritten) under the tile kernel's other shapes: t64x128
 // (ew's tiles before change 64), t128x256m5 (5 blocks an SM: 48 registers), t128x256m6l2 (6 an SM, 2
 // loads in flight), t128x256l2, t128x512m3 (3 blocks of 512 threads an SM), t128x256m2l8 and t128x256m3l8
-// (8 loads in flight, 2 or 3 blocks an SM).
+// (8 loads in flight, 2 or 3 blocks an SM); and ew's narrow-output tiles with other reads (change 65):
+// nodirect, dr4, n3, n2dr16.
 #define EW_VARIANTS_CAST_TRANSPOSE(suffix, T, v)                                                        \
   EW_VARIANT_API ew_cells_cast_transpose_##suffix##__##v(void* y8, void* yt8, void* am, void* ws,       \
                                                          const void* x, std::int64_t M, std::int64_t N, \
@@ -520,6 +527,10 @@ EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256l2)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x512m3)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256m2l8)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256m3l8)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(nodirect)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(dr4)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(n3)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(n2dr16)
 #endif  // EW_CELLS_VARIANTS_BIAS_GELU_ONLY
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).

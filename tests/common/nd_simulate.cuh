@@ -115,7 +115,8 @@ std::string simulate_tiles(const Op& op, const Call& call, const cuda::std::tupl
          std::to_string(call.tile.b) + " tiles " + std::to_string(call.tile.tiles) + " smem " +
          std::to_string(call.smem_bytes) +
          (call.tile.vector_tiles ? " vector_tiles split " + std::to_string(call.tile.stage_split) : "") +
-         (call.tile.staged_outputs ? " staged outputs" : "");
+         (call.tile.staged_outputs ? " staged outputs" : "") +
+         (call.tile.direct_reads ? " direct reads" : "");
 }
 
 /// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host; with

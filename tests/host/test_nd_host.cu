@@ -332,13 +332,31 @@ struct twice_to_both {
   }
 };
 
-/// The cast-transpose of an [M, N] x of `T` into y and yt (yt `off` bytes past a 16-byte boundary),
-/// simulated; checks every code, every store and the bytes around yt.
 /// ew's shapes without the narrow-output tiles: the cast-transpose on the 64-side tiles (change 42).
 struct no_narrow_output_tiles {
   static constexpr ew::tuning::nd_kernel_shapes value = [] {
     ew::tuning::nd_kernel_shapes s{};
     s.narrow_output_tiles = {0, 256, 4};
+    return s;
+  }();
+};
+
+/// ew's shapes with every tile read with the tests a slot (no `tile_plan::direct_reads`).
+struct no_direct_reads {
+  static constexpr ew::tuning::nd_kernel_shapes value = [] {
+    ew::tuning::nd_kernel_shapes s{};
+    s.tile_direct_reads = 0;
+    return s;
+  }();
+};
+
+/// ew's shapes with 3 reads in flight, direct or not: a thread's 8 or 16 slots a tile in rounds of 3, the
+/// last one short.
+struct reads_of_three {
+  static constexpr ew::tuning::nd_kernel_shapes value = [] {
+    ew::tuning::nd_kernel_shapes s{};
+    s.tile_loads_in_flight = 3;
+    s.tile_direct_reads = 3;
     return s;
   }();
 };
@@ -352,12 +370,16 @@ void check_first_tiles(const std::string& path) {
   CHECK(path.find("narrow-output") == std::string::npos);
 }
 
+/// The cast-transpose of an [M, N] x of `T` (`x_off` elements past a 16-byte boundary) into y and yt (yt
+/// `off` bytes past one), simulated; checks every code, every store and the bytes around yt, and that
+/// the full tiles read x with no tests a slot (`tile_plan::direct_reads`) where its vectors are aligned.
 template <class T, class S = ew::tuning::default_nd_shapes_t>
-void check_cast_transpose(std::int64_t M, std::int64_t N, std::size_t off) {
-  buffer<T> x(M * N + 8);
+void check_cast_transpose(std::int64_t M, std::int64_t N, std::size_t off, std::int64_t x_off = 0) {
+  buffer<T> x_store(M * N + 8 + x_off);
+  T* const x = x_store.base + x_off;
   std::mt19937_64 rng(static_cast<std::uint64_t>(M * 1000 + N));
   std::uniform_real_distribution<float> d(-200.0f, 200.0f);
-  for (std::int64_t i = 0; i < M * N; ++i) x.base[i] = ew::convert<T>(d(rng));
+  for (std::int64_t i = 0; i < M * N; ++i) x[i] = ew::convert<T>(d(rng));
   std::vector<__nv_fp8_e4m3> y(static_cast<std::size_t>(M * N)),
       yt_store(static_cast<std::size_t>(M * N) + 32);
   __nv_fp8_e4m3* yt = yt_store.data() + 16 + off;
@@ -372,9 +394,13 @@ void check_cast_transpose(std::int64_t M, std::int64_t N, std::size_t off) {
       twice_to_both<T>{}, e,
       cuda::std::make_tuple(ew::strided(y.data(), e, ew::strides{N, 1}),
                             ew::strided(yt, e, ew::strides{1, M})),
-      cuda::std::make_tuple(ew::strided(static_cast<const T*>(x.base), e, ew::strides{N, 1})));
+      cuda::std::make_tuple(ew::strided(static_cast<const T*>(x), e, ew::strides{N, 1})));
   ew::detail::host_access_observer = nullptr;
-  INFO("M " << M << " N " << N << " yt offset " << off << " path " << path);
+  INFO("M " << M << " N " << N << " yt offset " << off << " x offset " << x_off << " path " << path);
+  // Direct reads: a vector launch (yt and y aligned, N whole vectors) whose x is aligned too.
+  const bool vector_tiles = path.find("vector_tiles") != std::string::npos;
+  CHECK((path.find("direct reads") != std::string::npos) ==
+        (vector_tiles && x_off == 0 && S::value.tile_direct_reads > 0));
   if (M > 1 && N > 1) {
     CHECK(path.find("staged outputs") != std::string::npos);
     // ew's shapes: 128-side tiles of 256 threads (tuning_nd.cuh, narrow_output_tiles); without them 64.
@@ -385,7 +411,7 @@ void check_cast_transpose(std::int64_t M, std::int64_t N, std::size_t off) {
   std::size_t wrong = 0;
   for (std::int64_t i = 0; i < M; ++i) {
     for (std::int64_t j = 0; j < N; ++j) {
-      const unsigned char want = ew::convert<__nv_fp8_e4m3>(ew::convert<float>(x.base[i * N + j]) * 2.0f).__x;
+      const unsigned char want = ew::convert<__nv_fp8_e4m3>(ew::convert<float>(x[i * N + j]) * 2.0f).__x;
       wrong += y[static_cast<std::size_t>(i * N + j)].__x != want;
       wrong += yt[j * M + i].__x != want;
     }
@@ -427,6 +453,17 @@ TEST_CASE("N-d kernel body on the host: two outputs of different layouts (a cast
       check_cast_transpose<float, no_narrow_output_tiles>(mn.first, mn.second, off);
       check_cast_transpose<__nv_bfloat16, no_narrow_output_tiles>(mn.first, mn.second, off);
     }
+  }
+  // x off its vectors: full tiles read it with the tests (each slot's vector element by element); every
+  // tile read with them (tile_direct_reads 0); and reads in rounds of 3, the last one short.
+  for (const auto& mn : {std::pair<std::int64_t, std::int64_t>{128, 192}, {256, 384}, {200, 130}}) {
+    check_cast_transpose<float>(mn.first, mn.second, 0, 1);
+    check_cast_transpose<__nv_bfloat16>(mn.first, mn.second, 0, 3);
+    check_cast_transpose<float, no_direct_reads>(mn.first, mn.second, 0);
+    check_cast_transpose<__nv_bfloat16, no_direct_reads>(mn.first, mn.second, 0);
+    check_cast_transpose<float, reads_of_three>(mn.first, mn.second, 0);
+    check_cast_transpose<__nv_bfloat16, reads_of_three>(mn.first, mn.second, 0);
+    check_cast_transpose<__nv_bfloat16, reads_of_three>(mn.first, mn.second, 0, 1);
   }
 }
 

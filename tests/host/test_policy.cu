@@ -122,6 +122,9 @@ TEST_CASE("a policy's N-dimensional kernel shapes are checked at compile time", 
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_block_threads = 2048; }));
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_min_blocks_per_sm = 0; }));
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_loads_in_flight = 0; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_direct_reads = -1; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_direct_reads = 17; }));
+  STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_direct_reads = 0; }));
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_group = 0; }));
   STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_group = 5; }));
   STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_side = 16; }));

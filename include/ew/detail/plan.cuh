@@ -250,6 +250,12 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
     for (int k = 0; k < num_ops; ++k) vector_tiles = vector_tiles && (ops[k].affine || tile_fits_31_bits(k));
     tile.vector_tiles = vector_tiles;
     tile.stage_split = whole ? 1 : 2;
+    bool direct_reads = S::value.tile_direct_reads > 0 && vector_tiles;
+    for (int k = num_out; k < num_ops; ++k) {
+      direct_reads = direct_reads &&
+                     (ops[k].affine || (smem_offset[k] < 0 && takes_vectors(k, Vec, last_dimension(shape))));
+    }
+    tile.direct_reads = direct_reads;
   }
 
   /// Whether the tile plan stages outputs and no input: such a launch may take the narrow-output tiles

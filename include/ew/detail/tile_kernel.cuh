@@ -81,13 +81,21 @@ struct tile_thread {
     constexpr auto outs_seq = cuda::std::make_index_sequence<num_out>{};
     switch (path_of(q)) {
       case tile_path::vector_full:
-        compute_impl<tile_path::vector_full>(q, smem, t, ins_seq, outs_seq);
+        // Edge tiles keep the form with tests: there 8 reads in flight spilled 96 bytes (ptxas, CUDA
+        // 13.0, the cast-transpose of bf16 x under 64 registers), and they are few.
+        if constexpr (S::value.tile_direct_reads > 0) {
+          if (p.direct_reads) {
+            compute_impl<tile_path::vector_full, true>(q, smem, t, ins_seq, outs_seq);
+            break;
+          }
+        }
+        compute_impl<tile_path::vector_full, false>(q, smem, t, ins_seq, outs_seq);
         break;
       case tile_path::vector_edge:
-        compute_impl<tile_path::vector_edge>(q, smem, t, ins_seq, outs_seq);
+        compute_impl<tile_path::vector_edge, false>(q, smem, t, ins_seq, outs_seq);
         break;
       default:
-        compute_impl<tile_path::general>(q, smem, t, ins_seq, outs_seq);
+        compute_impl<tile_path::general, false>(q, smem, t, ins_seq, outs_seq);
     }
   }
 
@@ -146,6 +154,7 @@ struct tile_thread {
   };
   static constexpr unsigned per_row = side / Vec;
   static constexpr unsigned compute_slots = side * per_row;
+  static constexpr int per_thread_slots = static_cast<int>((compute_slots + threads - 1) / threads);
   template <tile_path Path>
   EW_HD static compute_slot slot_of(unsigned thread, int k, int na, int nb) {
     const unsigned s = thread + static_cast<unsigned>(k * threads);
@@ -155,8 +164,8 @@ struct tile_thread {
                             ? thread / per_row + static_cast<unsigned>(k) * (threads / per_row)
                             : s / per_row;
     const unsigned al = (threads % per_row == 0 ? thread : s) % per_row * Vec;
-    if constexpr (Path == tile_path::vector_full) {
-      return {bl, al, Vec, compute_slots % threads == 0 || s < compute_slots};
+    if constexpr (Path == tile_path::vector_full) {  // `k` past the thread's slots: a last, short chunk
+      return {bl, al, Vec, k < per_thread_slots && (compute_slots % threads == 0 || s < compute_slots)};
     } else if constexpr (Path == tile_path::vector_edge) {  // `na` whole vectors (`vector_tiles`)
       return {bl, al, Vec, s < compute_slots && static_cast<int>(bl) < nb && static_cast<int>(al) < na};
     } else {
@@ -167,10 +176,26 @@ struct tile_thread {
 
   // The vectors of slots k0 to k0 + Chunk - 1 of an input: from its staged tile, or from memory at
   // `in.ptr + base` (the tile's first element) plus the slot's offset (32 bits on the vector paths).
-  template <tile_path Path, int Chunk, class T>
+  // `Direct` (`tile_plan::direct_reads`, a full tile): every slot's vector is whole and aligned, read with
+  // no test, so that the chunk's loads issue in one straight run. The form with a test a slot merged its
+  // paths' results element by element: 8 bf16 vectors in flight took 64 registers of 16-bit halves and
+  // spilled 124 bytes (ptxas, CUDA 13.0); this form holds them as 32 registers of words.
+  template <tile_path Path, bool Direct, int Chunk, class T>
   EW_HD void read(const tile_array<const T, R>& in, std::int64_t base, const unsigned char* smem,
                   unsigned thread, int k0, int na, int nb,
                   cuda::std::array<vector_word<T, Vec>, Chunk>& u) const {
+    if constexpr (Direct) {
+      const T* first = in.ptr + base;
+      EW_DETAIL_UNROLL
+      for (int k = 0; k < Chunk; ++k) {
+        const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
+        if (c.active) {
+          u[k] = load_vector<Vec>(first +
+                                  (static_cast<int>(c.bl) * static_cast<int>(in.b) + static_cast<int>(c.al)));
+        }
+      }
+      return;
+    }
     if (in.smem >=
         0) {  // `Vec` elements along `a` of row `bl`, one shared-memory load where they make a word
       using L = staged_layout<T, side>;
@@ -205,7 +230,7 @@ struct tile_thread {
       }
     }
   }
-  template <tile_path Path, int Chunk>
+  template <tile_path Path, bool Direct, int Chunk>
   EW_HD void read(const tile_affine<R>& in, std::int64_t base, const unsigned char*, unsigned thread, int k0,
                   int na, int nb, cuda::std::array<vector_word<std::int64_t, Vec>, Chunk>& u) const {
     EW_DETAIL_UNROLL
@@ -216,7 +241,7 @@ struct tile_thread {
       for (int j = 0; j < Vec; ++j) u[k].elements.v[j] = first + j * in.a;
     }
   }
-  template <tile_path Path, int Chunk, class Uniform>
+  template <tile_path Path, bool Direct, int Chunk, class Uniform>
   EW_HD void read(const tile_uniform<Uniform>& in, std::int64_t, const unsigned char*, unsigned, int, int,
                   int, cuda::std::array<vector_word<typename Uniform::value_type, Vec>, Chunk>& u) const {
     EW_DETAIL_UNROLL
@@ -224,7 +249,7 @@ struct tile_thread {
   }
 
 #pragma nv_exec_check_disable
-  template <tile_path Path, std::size_t... I, std::size_t... O>
+  template <tile_path Path, bool Direct, std::size_t... I, std::size_t... O>
   EW_HD void compute_impl(const tile_place<R>& q, unsigned char* smem, unsigned thread,
                           cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
     const auto& coord = q.coord;
@@ -234,15 +259,16 @@ struct tile_thread {
     // Each operand's offset of the tile's first element, once.
     const std::int64_t in_base[num_in + 1] = {base_of(cuda::std::get<I>(ins), coord, a0, b0)..., 0};
     const std::int64_t out_base[num_out] = {base_of(cuda::std::get<O>(outs), coord, a0, b0)...};
-    constexpr int per_thread = static_cast<int>((compute_slots + threads - 1) / threads);
-    constexpr int in_flight = S::value.tile_reads_for(static_cast<int>(num_in));
+    constexpr int per_thread = per_thread_slots;
+    constexpr int in_flight = Direct ? S::value.tile_direct_reads_for(static_cast<int>(num_in))
+                                     : S::value.tile_reads_for(static_cast<int>(num_in));
     constexpr int chunk = per_thread < in_flight ? per_thread : in_flight;
     EW_DETAIL_UNROLL
     for (int k0 = 0; k0 < per_thread; k0 += chunk) {
       cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, chunk>...> loaded;
       // Every read of the chunk first, input by input.
-      (read<Path, chunk>(cuda::std::get<I>(ins), in_base[I], smem, thread, k0, na, nb,
-                         cuda::std::get<I>(loaded)),
+      (read<Path, Direct, chunk>(cuda::std::get<I>(ins), in_base[I], smem, thread, k0, na, nb,
+                                 cuda::std::get<I>(loaded)),
        ...);
       EW_DETAIL_UNROLL
       for (int k = 0; k < chunk; ++k) {

@@ -52,6 +52,11 @@ struct tile_plan {
   /// rows are whole half vectors only (a [2^14, 1000] bytes input: rows of 1000 bytes), which then takes
   /// 8-byte loads instead of the general path's tests and element loads.
   int stage_split = 1;
+  /// A `vector_tiles` launch none of whose array inputs is staged, each taking its vectors along `a` at
+  /// every tile (`takes_vectors`), the others the index or coordinates: the compute phase of a full tile
+  /// reads them with no test a slot (`tile_thread::compute`, `nd_kernel_shapes::tile_direct_reads`).
+  /// The narrow-output tiles' launches (the FP8 cast-transpose) are such launches.
+  bool direct_reads = false;
   /// Some output is transposed (contiguous along `b`): the kernel writes its tile through shared memory in
   /// a third phase (`tile_thread::unstage`).
   bool staged_outputs = false;

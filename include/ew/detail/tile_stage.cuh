@@ -88,7 +88,8 @@ EW_HD void stage_tile(const tile_array<const T, R>& in, const tile_place<R>& q, 
   for (int k0 = 0; k0 < per_thread; k0 += chunk) {
     vector_word<T, v> x[chunk][pack];
     EW_DETAIL_UNROLL
-    for (int k = 0; k < chunk; ++k) {  // every load of the chunk first
+    for (int k = 0; k < chunk; ++k) {   // every load of the chunk first
+      if (k0 + k >= per_thread) break;  // a last, short chunk (`LoadsInFlight` not a divisor)
       const unsigned s = thread + static_cast<unsigned>((k0 + k) * threads);
       unsigned w = 0, c = 0;
       slot(k0 + k, s, w, c);
@@ -134,6 +135,7 @@ EW_HD void stage_tile(const tile_array<const T, R>& in, const tile_place<R>& q, 
     }
     EW_DETAIL_UNROLL
     for (int k = 0; k < chunk; ++k) {
+      if (k0 + k >= per_thread) break;
       const unsigned s = thread + static_cast<unsigned>((k0 + k) * threads);
       unsigned w = 0, c = 0;
       slot(k0 + k, s, w, c);

@@ -178,6 +178,14 @@ struct nd_kernel_shapes {
   /// reads every input of before it computes the first: this many shared among the inputs (4 for one input, 2
   /// for two, 1 from three: with 4 for two f32 inputs ptxas spilled 112 bytes).
   int tile_loads_in_flight = 4;
+  /// Output vectors a tile thread reads before it computes the first in a full tile of a launch that
+  /// reads its inputs straight from memory (`tile_plan::direct_reads`: no staged input, as in the
+  /// narrow-output tiles' FP8 cast-transpose), shared among the inputs as above. 8 fit 64 registers
+  /// without spills there (ptxas, CUDA 13.0, bf16 x in 128-side tiles of 256 threads: a thread's 8 slots
+  /// in one round), where the form with a test a slot spilled 124 bytes with 8; probe 27's hand-written
+  /// kernel that issues its 8 loads at once ran 2-6% faster than ew's two rounds of 4 (H100, 2026-12-06).
+  /// 0: every tile reads with the tests (`tile_loads_in_flight`).
+  int tile_direct_reads = 8;
   /// Tiles along `b` that run side by side (tile_kernel.cuh, `tile_plan`): the blocks resident at once
   /// cover `tile_group` tiles along `b` (the input rows' direction) times the rest along `a` (the output
   /// rows'), so that each input row is read in runs of `tile_group` tile rows, not one (128 bytes for
@@ -204,6 +212,11 @@ struct nd_kernel_shapes {
   constexpr int tile_reads_for(int num_inputs) const {
     return num_inputs <= 1 ? tile_loads_in_flight
                            : (tile_loads_in_flight / num_inputs > 0 ? tile_loads_in_flight / num_inputs : 1);
+  }
+  /// The same for the full tiles of a `tile_plan::direct_reads` launch (`tile_direct_reads`).
+  constexpr int tile_direct_reads_for(int num_inputs) const {
+    return num_inputs <= 1 ? tile_direct_reads
+                           : (tile_direct_reads / num_inputs > 0 ? tile_direct_reads / num_inputs : 1);
   }
 };
 
@@ -266,6 +279,7 @@ constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
            "[32, 1024] and min_blocks_per_sm in [1, 32]";
   if (s.tile_loads_in_flight < 1 || s.tile_loads_in_flight > 16)
     return "tile_loads_in_flight must be in [1, 16]";
+  if (s.tile_direct_reads < 0 || s.tile_direct_reads > 16) return "tile_direct_reads must be in [0, 16]";
   if (s.tile_group < 1 || s.tile_group > 4096) return "tile_group must be in [1, 4096]";
   return nullptr;
 }
