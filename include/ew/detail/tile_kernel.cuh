@@ -260,7 +260,7 @@ struct tile_thread {
     const std::int64_t in_base[num_in + 1] = {base_of(cuda::std::get<I>(ins), coord, a0, b0)..., 0};
     const std::int64_t out_base[num_out] = {base_of(cuda::std::get<O>(outs), coord, a0, b0)...};
     constexpr int per_thread = per_thread_slots;
-    constexpr int in_flight = Direct ? S::value.tile_direct_reads_for(static_cast<int>(num_in))
+    constexpr int in_flight = Direct ? S::value.tile_direct_reads_for(static_cast<int>(num_in), per_thread)
                                      : S::value.tile_reads_for(static_cast<int>(num_in));
     constexpr int chunk = per_thread < in_flight ? per_thread : in_flight;
     EW_DETAIL_UNROLL

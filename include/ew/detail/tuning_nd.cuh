@@ -178,13 +178,14 @@ struct nd_kernel_shapes {
   /// reads every input of before it computes the first: this many shared among the inputs (4 for one input, 2
   /// for two, 1 from three: with 4 for two f32 inputs ptxas spilled 112 bytes).
   int tile_loads_in_flight = 4;
-  /// Output vectors a tile thread reads before it computes the first in a full tile of a launch that
-  /// reads its inputs straight from memory (`tile_plan::direct_reads`: no staged input, as in the
-  /// narrow-output tiles' FP8 cast-transpose), shared among the inputs as above. 8 fit 64 registers
-  /// without spills there (ptxas, CUDA 13.0, bf16 x in 128-side tiles of 256 threads: a thread's 8 slots
-  /// in one round), where the form with a test a slot spilled 124 bytes with 8; probe 27's hand-written
-  /// kernel that issues its 8 loads at once ran 2-6% faster than ew's two rounds of 4 (H100, 2026-12-06).
-  /// 0: every tile reads with the tests (`tile_loads_in_flight`).
+  /// In a full tile of a launch that reads its inputs straight from memory (`tile_plan::direct_reads`: no
+  /// staged input, as in the narrow-output tiles' FP8 cast-transpose), a thread with at most this many
+  /// reads a tile (output vectors times inputs) issues them all in one round; one with more reads in rounds
+  /// of `tile_loads_in_flight` (`tile_direct_reads_for`). The cast-transpose on the H100 (2026-12-07,
+  /// docs/PERFORMANCE.md change 65): bf16 x, 8 slots a thread, 2.3% faster in one round of 8 than in two
+  /// of 4 with the tests a slot (64 registers, no spill; with the tests 8 spilled 124 bytes), 1% faster
+  /// than two direct rounds of 4; f32 x, 16 slots, 3.3% slower in two rounds of 8 (spilled under 64
+  /// registers) and 1.5% faster in four of 4. 0: every tile reads with the tests.
   int tile_direct_reads = 8;
   /// Tiles along `b` that run side by side (tile_kernel.cuh, `tile_plan`): the blocks resident at once
   /// cover `tile_group` tiles along `b` (the input rows' direction) times the rest along `a` (the output
@@ -213,10 +214,11 @@ struct nd_kernel_shapes {
     return num_inputs <= 1 ? tile_loads_in_flight
                            : (tile_loads_in_flight / num_inputs > 0 ? tile_loads_in_flight / num_inputs : 1);
   }
-  /// The same for the full tiles of a `tile_plan::direct_reads` launch (`tile_direct_reads`).
-  constexpr int tile_direct_reads_for(int num_inputs) const {
-    return num_inputs <= 1 ? tile_direct_reads
-                           : (tile_direct_reads / num_inputs > 0 ? tile_direct_reads / num_inputs : 1);
+  /// The same for the full tiles of a `tile_plan::direct_reads` launch whose threads have `slots` output
+  /// vectors a tile: all of them at once where their reads are at most `tile_direct_reads`.
+  constexpr int tile_direct_reads_for(int num_inputs, int slots) const {
+    const int inputs = num_inputs > 1 ? num_inputs : 1;
+    return slots * inputs <= tile_direct_reads ? slots : tile_reads_for(num_inputs);
   }
 };
 
