@@ -161,6 +161,20 @@ EW_ND_VARIANT(nodirect, s.tile_direct_reads = 0)
 EW_ND_VARIANT(dr4, s.tile_direct_reads = 4)
 EW_ND_VARIANT(n3, s.narrow_output_tiles = {128, 256, 3})
 EW_ND_VARIANT(n2dr16, s.narrow_output_tiles = {128, 256, 2}; s.tile_direct_reads = 16)
+// Change 65's asynchronous copies (nd_kernel_shapes::tile_async_stages): 2, 3 and 4 buffers on ew's
+// narrow-output tiles (bf16 x: 32 KiB a buffer, f32 x: 64 KiB), and 3 on 64-side tiles of 128 threads
+// (f32 x: 16 KiB a buffer).
+EW_ND_VARIANT(as2, s.tile_async_stages = 2)
+EW_ND_VARIANT(as3, s.tile_async_stages = 3)
+EW_ND_VARIANT(as4, s.tile_async_stages = 4)
+EW_ND_VARIANT(as3t64, s.tile_async_stages = 3; s.tile_side = 64; s.tile_block_threads = 128;
+              s.tile_min_blocks_per_sm = 8)
+// The same compiled for the blocks that the buffers leave resident (registers up to 128 a thread): 2 an SM
+// on the narrow-output tiles (bf16 x: 80 or 112 KiB a block), 4 on the 64-side ones.
+EW_ND_VARIANT(as2n2, s.tile_async_stages = 2; s.narrow_output_tiles = {128, 256, 2})
+EW_ND_VARIANT(as3n2, s.tile_async_stages = 3; s.narrow_output_tiles = {128, 256, 2})
+EW_ND_VARIANT(as3t64m4, s.tile_async_stages = 3; s.tile_side = 64; s.tile_block_threads = 128;
+              s.tile_min_blocks_per_sm = 4)
 EW_ND_VARIANT(tg4, s.tile_group = 4)
 EW_ND_VARIANT(tg8, s.tile_group = 8)
 EW_ND_VARIANT(tg16, s.tile_group = 16)
@@ -508,7 +522,8 @@ EW_VARIANT_API ew_cells_bias_gelu_f32__erfc(void* y, const void* x, const void* 
 // (ew's tiles before change 64), t128x256m5 (5 blocks an SM: 48 registers), t128x256m6l2 (6 an SM, 2
 // loads in flight), t128x256l2, t128x512m3 (3 blocks of 512 threads an SM), t128x256m2l8 and t128x256m3l8
 // (8 loads in flight, 2 or 3 blocks an SM); and ew's narrow-output tiles with other reads (change 65):
-// nodirect, dr4, n3, n2dr16.
+// nodirect, dr4, n3, n2dr16, and x's full tiles copied asynchronously: as2, as3, as4, as3t64, as2n2,
+// as3n2, as3t64m4.
 #define EW_VARIANTS_CAST_TRANSPOSE(suffix, T, v)                                                        \
   EW_VARIANT_API ew_cells_cast_transpose_##suffix##__##v(void* y8, void* yt8, void* am, void* ws,       \
                                                          const void* x, std::int64_t M, std::int64_t N, \
@@ -531,6 +546,13 @@ EW_VARIANTS_CAST_TRANSPOSE_BOTH(nodirect)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(dr4)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(n3)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(n2dr16)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(as2)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(as3)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(as4)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(as3t64)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(as2n2)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(as3n2)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH(as3t64m4)
 #endif  // EW_CELLS_VARIANTS_BIAS_GELU_ONLY
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).

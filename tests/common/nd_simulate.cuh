@@ -92,31 +92,62 @@ std::string simulate_tiles(const Op& op, const Call& call, const cuda::std::tupl
   using thread_t = ew::detail::tile_thread<Op, vec, typename Call::tile_shape_of, S, R,
                                            cuda::std::remove_const_t<decltype(out_ops)>,
                                            cuda::std::remove_const_t<decltype(in_ops)>>;
-  std::vector<unsigned char> smem_bytes(call.smem_bytes + 32);
+  constexpr int threads = Call::tile_shape_of::value.block_threads;
+  // Asynchronous copies as launch_tiles plans them on a device that takes them (an H100's 227 KiB a block).
+  ew::detail::tile_plan<R> plan = call.tile;
+  const std::size_t smem_total = thread_t::plan_copies(plan, call.smem_bytes, 227u * 1024u);
+  std::vector<unsigned char> smem_bytes(smem_total + 32);
   auto* smem =
       reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_bytes.data()) + 15) / 16 * 16);
-  for (std::uint64_t tile = 0; tile < call.tile.tiles; ++tile) {
-    std::fill(smem_bytes.begin(), smem_bytes.end(), static_cast<unsigned char>(0xA5));  // stale tiles
-    const auto place = ew::detail::tile_origin(call.tile, tile);
-    for (int t = 0; t < Call::tile_shape_of::value.block_threads; ++t) {
-      thread_t{op, out_ops, in_ops, call.tile}.stage(place, smem, t);
+  const auto poison = [&](std::size_t from, std::size_t to) {  // stale tiles
+    std::fill(smem + from, smem + to, static_cast<unsigned char>(0xA5));
+  };
+  const auto work = [&](std::uint64_t tile, int buffer) {
+    const auto place = ew::detail::tile_origin(plan, tile);
+    if (buffer < 0) {
+      for (int t = 0; t < threads; ++t) thread_t{op, out_ops, in_ops, plan}.stage(place, smem, t);
     }
-    for (int t = 0; t < Call::tile_shape_of::value.block_threads; ++t) {
-      thread_t{op, out_ops, in_ops, call.tile}.compute(place, smem, t);
+    for (int t = 0; t < threads; ++t) thread_t{op, out_ops, in_ops, plan}.compute(place, smem, t, buffer);
+    if (plan.staged_outputs) {  // transposed outputs: phase 3
+      for (int t = 0; t < threads; ++t) thread_t{op, out_ops, in_ops, plan}.unstage(place, smem, t);
     }
-    if (call.tile.staged_outputs) {  // transposed outputs: phase 3
-      for (int t = 0; t < Call::tile_shape_of::value.block_threads; ++t) {
-        thread_t{op, out_ops, in_ops, call.tile}.unstage(place, smem, t);
+  };
+  if constexpr (thread_t::copy_stages > 0) {
+    if (plan.async_smem >= 0) {
+      // A grid of up to 2 blocks, each looping over its tiles in the kernel's order (`async_tile_order`),
+      // each buffer poisoned once its tile is done, the staged tiles before each tile.
+      const std::uint64_t grid = plan.tiles < 2 ? plan.tiles : 2;
+      for (std::uint64_t block = 0; block < grid; ++block) {
+        poison(0, smem_total);
+        ew::detail::async_tile_order<thread_t::copy_stages>(
+            block, grid, plan.tiles,
+            [&](std::uint64_t tile, int buffer) {
+              for (int t = 0; t < threads; ++t)
+                thread_t{op, out_ops, in_ops, plan}.copy(tile, buffer, smem, t);
+            },
+            [] {},
+            [&](std::uint64_t tile, int buffer) {
+              poison(0, static_cast<std::size_t>(plan.async_smem));
+              work(tile, buffer);
+              const std::size_t at = static_cast<std::size_t>(plan.async_smem) +
+                                     static_cast<std::size_t>(buffer) * thread_t::copied_stage_bytes;
+              poison(at, at + thread_t::copied_stage_bytes);
+            });
       }
     }
   }
-  return "tile rank " + std::to_string(call.tile.rank) + " side " + std::to_string(call.tile.side) +
-         " threads " + std::to_string(Call::tile_shape_of::value.block_threads) + " b " +
-         std::to_string(call.tile.b) + " tiles " + std::to_string(call.tile.tiles) + " smem " +
-         std::to_string(call.smem_bytes) +
-         (call.tile.vector_tiles ? " vector_tiles split " + std::to_string(call.tile.stage_split) : "") +
-         (call.tile.staged_outputs ? " staged outputs" : "") +
-         (call.tile.direct_reads ? " direct reads" : "");
+  if (plan.async_smem < 0) {
+    for (std::uint64_t tile = 0; tile < plan.tiles; ++tile) {
+      poison(0, smem_total);
+      work(tile, -1);
+    }
+  }
+  return "tile rank " + std::to_string(plan.rank) + " side " + std::to_string(plan.side) + " threads " +
+         std::to_string(threads) + " b " + std::to_string(plan.b) + " tiles " + std::to_string(plan.tiles) +
+         " smem " + std::to_string(smem_total) +
+         (plan.vector_tiles ? " vector_tiles split " + std::to_string(plan.stage_split) : "") +
+         (plan.staged_outputs ? " staged outputs" : "") + (plan.direct_reads ? " direct reads" : "") +
+         (plan.async_smem >= 0 ? " async copies " + std::to_string(thread_t::copy_stages) : "");
 }
 
 /// Runs the grid `ew::elementwise(op, e, outs, ins)` would launch, thread by thread, on the host; with

@@ -478,7 +478,19 @@ struct ow_cast_transpose {
   }
 };
 
-template <class T>
+/// ew's policy with `Stages` buffers of asynchronous copies in the tile launches that read directly
+/// (`nd_kernel_shapes::tile_async_stages`: the cast-transpose's full tiles of x).
+template <int Stages>
+struct async_copies {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    e.nd.tile_async_stages = Stages;
+    return e;
+  }
+};
+
+template <class T, class Policy = ew::default_policy>
 void check_cast_transpose(std::int64_t M, std::int64_t N, std::uint64_t seed) {
   INFO("M " << M << " N " << N);
   const std::size_t n = static_cast<std::size_t>(M * N);
@@ -493,7 +505,7 @@ void check_cast_transpose(std::int64_t M, std::int64_t N, std::uint64_t seed) {
   device_workspace ws;
   const float scale = 100.0f;
   const ew::extents e{M, N};
-  EW_REQUIRE_CUDA(ew::elementwise(
+  EW_REQUIRE_CUDA(ew::elementwise<Policy>(
       ow_cast_transpose<T>{scale}, e,
       ew::out(ew::strided(dy.data(), e, ew::strides{N, 1}), ew::strided(dyt.data(), e, ew::strides{1, M}),
               ew::reduce_overwrite<ew::reduction::amax>(am.p(), ws.p())),
@@ -526,6 +538,12 @@ TEST_CASE("reduce_overwrite: FP8 cast-transpose with amax in one launch (fp8_cas
   check_cast_transpose<__nv_bfloat16>(1031, 2053, base_seed() + 72);
   check_cast_transpose<float>(4096, 4096, base_seed() + 73);
   check_cast_transpose<__nv_bfloat16>(1, 777, base_seed() + 74);
+  // x's full tiles copied asynchronously (bf16: 32 KiB a buffer, f32: 64 KiB, past the 48 KiB a block
+  // without the kernel's attribute raised), edge tiles read directly, the resident blocks looping.
+  check_cast_transpose<float, async_copies<2>>(1031, 2053, base_seed() + 75);
+  check_cast_transpose<__nv_bfloat16, async_copies<3>>(1031, 2053, base_seed() + 76);
+  check_cast_transpose<__nv_bfloat16, async_copies<3>>(4096, 4096, base_seed() + 77);
+  check_cast_transpose<float, async_copies<3>>(4096, 4096, base_seed() + 78);
 }
 
 TEST_CASE("reduce_overwrite: a refused launch leaves the location as it was", "[reduce_overwrite]") {

@@ -125,6 +125,9 @@ TEST_CASE("a policy's N-dimensional kernel shapes are checked at compile time", 
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_direct_reads = -1; }));
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_direct_reads = 17; }));
   STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_direct_reads = 0; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_async_stages = -1; }));
+  STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_async_stages = 5; }));
+  STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_async_stages = 4; }));
   STATIC_REQUIRE(with([](nd_kernel_shapes& s) { s.tile_group = 0; }));
   STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_group = 5; }));
   STATIC_REQUIRE_FALSE(with([](nd_kernel_shapes& s) { s.tile_side = 16; }));

@@ -4,7 +4,7 @@
 /// @file
 /// Per-device facts the launcher needs on every call (SM count, compute capability, memory bandwidth,
 /// whether each kernel's image can wait for a programmatic launch, and for some launches each kernel's
-/// resident blocks an SM), queried once per device and cached.
+/// resident blocks an SM and the shared memory it may take), queried once per device and cached.
 /// Lock-free: each slot is one atomic word, 0 meaning "not known yet". Two threads that miss at once both
 /// query and store the same value, which is harmless, so no lock is needed and a hit costs one relaxed atomic
 /// load.
@@ -153,6 +153,35 @@ cudaError_t query_programmatic_wait(int device, bool& has_wait) {
     return e;
   });
   if (err == cudaSuccess) has_wait = w == 2;
+  return err;
+}
+
+/// The most dynamic shared memory a launch of `Kernel` may take on the current device `device` with its
+/// attribute raised to the device's limit a block less the kernel's static shared memory, or 0 where the
+/// image that runs was compiled from PTX older than compute_80 (no cp.async, which the tile kernel's
+/// asynchronous copies need: tile_kernel.cuh). The first call for a device raises the attribute
+/// (`cudaFuncAttributeMaxDynamicSharedMemorySize`) to that limit, so that no launch of any size races
+/// another's setting; launches that take less keep their occupancy.
+template <auto Kernel>
+cudaError_t query_async_smem(int device, std::size_t& bytes) {
+  static per_device_cache cache;  // one per kernel: Kernel is the kernel's address
+  std::uint64_t w = 0;
+  const cudaError_t err = cached_or_query(cache, device, w, [device](std::uint64_t& word) {
+    cudaFuncAttributes attr{};
+    cudaError_t e = cudaFuncGetAttributes(&attr, Kernel);
+    int optin = 0;
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (e != cudaSuccess) return e;
+    const long long dynamic = static_cast<long long>(optin) - static_cast<long long>(attr.sharedSizeBytes);
+    if (attr.ptxVersion < 80 || dynamic <= 0) {
+      word = 1;  // none
+      return cudaSuccess;
+    }
+    e = cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(dynamic));
+    if (e == cudaSuccess) word = static_cast<std::uint64_t>(dynamic) << 1 | 1u;
+    return e;
+  });
+  if (err == cudaSuccess) bytes = static_cast<std::size_t>(w >> 1);
   return err;
 }
 

@@ -35,6 +35,12 @@
 namespace ew {
 namespace detail {
 
+/// Whether a tile operand is an array (`tile_array`), not the index, coordinates or a constant.
+template <class T>
+inline constexpr bool is_tile_array_v = false;
+template <class T, int R>
+inline constexpr bool is_tile_array_v<tile_array<T, R>> = true;
+
 /// What one thread of a tile block does (`Vec` elements per output access, tiles and blocks of
 /// `Shape::value`, a `tuning::tile_shape`, the other shapes `S::value`, a `tuning::nd_kernel_shapes`); `Outs`
 /// a tuple of `tile_array<T, R>`, `Ins` of `tile_array<const T, R>`, `tile_affine<R>` and `tile_uniform`.
@@ -48,6 +54,48 @@ struct tile_thread {
   using in_t = typename cuda::std::tuple_element_t<K, Ins>::value_type;
   template <std::size_t K>
   using out_t = typename cuda::std::tuple_element_t<K, Outs>::value_type;
+
+  /// Buffers of asynchronous copies (`nd_kernel_shapes::tile_async_stages`), and for input `K` the bytes
+  /// of its tile in one (an array's `side` rows of `side` elements; none for the index or a constant), its
+  /// offset in a buffer and a buffer's bytes.
+  static constexpr int copy_stages = S::value.tile_async_stages;
+  static constexpr unsigned tile_elements = static_cast<unsigned>(side) * static_cast<unsigned>(side);
+  template <std::size_t K>
+  static constexpr unsigned copied_bytes = is_tile_array_v<cuda::std::tuple_element_t<K, Ins>>
+                                               ? sizeof(in_t<K>) * tile_elements
+                                               : 0u;
+  template <std::size_t... J>
+  static constexpr unsigned sum_copied_bytes(cuda::std::index_sequence<J...>) {
+    return (0u + ... + copied_bytes<J>);
+  }
+  template <std::size_t K>
+  static constexpr unsigned copied_offset = sum_copied_bytes(cuda::std::make_index_sequence<K>{});
+  static constexpr unsigned copied_stage_bytes = copied_offset<num_in>;
+  /// Whether every array input's vectors are pieces that cp.async copies (4, 8 or 16 bytes).
+  template <std::size_t... J>
+  static constexpr bool copies_pieces(cuda::std::index_sequence<J...>) {
+    return ((!is_tile_array_v<cuda::std::tuple_element_t<J, Ins>> || sizeof(in_t<J>) * Vec == 4 ||
+             sizeof(in_t<J>) * Vec == 8 || sizeof(in_t<J>) * Vec == 16) &&
+            ...);
+  }
+
+  /// The dynamic shared memory of a launch of plan `p` whose staged tiles take `smem` bytes, with the
+  /// buffers of asynchronous copies where the plan reads directly (`tile_plan::direct_reads`), the shapes
+  /// ask for buffers and they fit `max_smem` (0 where the kernel's image has no cp.async:
+  /// `query_async_smem`); `p.async_smem` says where they begin, -1 without them.
+  static std::size_t plan_copies(tile_plan<R>& p, std::size_t smem, std::size_t max_smem) {
+    p.async_smem = -1;
+    if constexpr (copy_stages > 0 && copied_stage_bytes > 0 &&
+                  copies_pieces(cuda::std::make_index_sequence<num_in>{})) {
+      const std::size_t base = (smem + 15) / 16 * 16;
+      const std::size_t total = base + static_cast<std::size_t>(copy_stages) * copied_stage_bytes;
+      if (p.direct_reads && total <= max_smem) {
+        p.async_smem = static_cast<int>(base);
+        return total;
+      }
+    }
+    return smem;
+  }
 
   Op op;
   Outs outs;
@@ -74,28 +122,56 @@ struct tile_thread {
 
   /// Phase 2 of the tile at `q`: the outputs, from the staged tiles and the other inputs; a transposed
   /// output's tile into its staged tile in `smem`.
+  /// `buffer` (0 or more, in a launch with `tile_plan::async_smem`): the buffer a full tile's inputs were
+  /// copied into (`copy`), which it reads them from.
 #pragma nv_exec_check_disable
-  EW_HD void compute(const tile_place<R>& q, unsigned char* smem, int thread) {
+  EW_HD void compute(const tile_place<R>& q, unsigned char* smem, int thread, int buffer = -1) {
     const unsigned t = static_cast<unsigned>(thread);
     constexpr auto ins_seq = cuda::std::make_index_sequence<num_in>{};
     constexpr auto outs_seq = cuda::std::make_index_sequence<num_out>{};
     switch (path_of(q)) {
       case tile_path::vector_full:
+        if constexpr (copy_stages > 0) {
+          if (buffer >= 0) {
+            compute_impl<tile_path::vector_full, true, true>(q, smem, t, ins_seq, outs_seq,
+                                                             copied_buffer(smem, buffer));
+            break;
+          }
+        }
         // Edge tiles keep the form with tests: there 8 reads in flight spilled 96 bytes (ptxas, CUDA
         // 13.0, the cast-transpose of bf16 x under 64 registers), and they are few.
         if constexpr (S::value.tile_direct_reads > 0) {
           if (p.direct_reads) {
-            compute_impl<tile_path::vector_full, true>(q, smem, t, ins_seq, outs_seq);
+            compute_impl<tile_path::vector_full, true, false>(q, smem, t, ins_seq, outs_seq, nullptr);
             break;
           }
         }
-        compute_impl<tile_path::vector_full, false>(q, smem, t, ins_seq, outs_seq);
+        compute_impl<tile_path::vector_full, false, false>(q, smem, t, ins_seq, outs_seq, nullptr);
         break;
       case tile_path::vector_edge:
-        compute_impl<tile_path::vector_edge, false>(q, smem, t, ins_seq, outs_seq);
+        compute_impl<tile_path::vector_edge, false, false>(q, smem, t, ins_seq, outs_seq, nullptr);
         break;
       default:
-        compute_impl<tile_path::general, false>(q, smem, t, ins_seq, outs_seq);
+        compute_impl<tile_path::general, false, false>(q, smem, t, ins_seq, outs_seq, nullptr);
+    }
+  }
+
+  /// The asynchronous copies of tile `tile` (`tile_origin`), when it is a full tile (the others read
+  /// directly) below `p.tiles`, into buffer `buffer` (`tile_plan::async_smem`): each array input's `side`
+  /// rows of `side` elements along `a`, one vector a copy, the thread copying the vectors of its own
+  /// compute slots (`slot_of`), which it alone reads back. Closes the thread's group of copies, also an
+  /// empty one, so that every thread waits on the same count (`async_tile_order`).
+#pragma nv_exec_check_disable
+  EW_HD void copy(std::uint64_t tile, int buffer, unsigned char* smem, int thread) {
+    if constexpr (copy_stages > 0) {
+      if (tile < p.tiles) {
+        const tile_place<R> q = tile_origin(p, tile);
+        if (path_of(q) == tile_path::vector_full) {
+          copy_all(q, copied_buffer(smem, buffer), static_cast<unsigned>(thread),
+                   cuda::std::make_index_sequence<num_in>{});
+        }
+      }
+      async_commit();
     }
   }
 
@@ -126,6 +202,31 @@ struct tile_thread {
   }
 
  private:
+  EW_HD unsigned char* copied_buffer(unsigned char* smem, int buffer) const {
+    return smem + p.async_smem + static_cast<unsigned>(buffer) * copied_stage_bytes;
+  }
+  template <std::size_t... I>
+  EW_HD void copy_all(const tile_place<R>& q, unsigned char* buffer, unsigned thread,
+                      cuda::std::index_sequence<I...>) {
+    (copy_one(cuda::std::get<I>(ins), q, buffer + copied_offset<I>, thread), ...);
+  }
+  template <class In>
+  EW_HD void copy_one(const In&, const tile_place<R>&, unsigned char*, unsigned) {}
+  template <class T>
+  EW_HD void copy_one(const tile_array<const T, R>& in, const tile_place<R>& q, unsigned char* to,
+                      unsigned thread) {
+    constexpr unsigned piece = static_cast<unsigned>(sizeof(T)) * Vec;
+    constexpr int rounds = per_thread_slots;
+    const T* first = in.ptr + base_of(in, q.coord, q.a0, q.b0);
+    EW_DETAIL_UNROLL
+    for (int k = 0; k < rounds; ++k) {
+      const compute_slot c = slot_of<tile_path::vector_full>(thread, k, side, side);
+      if (c.active) {
+        async_copy<piece>(to + (c.bl * side + c.al) * sizeof(T),
+                          first + (static_cast<int>(c.bl) * static_cast<int>(in.b) + static_cast<int>(c.al)));
+      }
+    }
+  }
 #pragma nv_exec_check_disable
   template <tile_path Path, int Split>
   EW_HD void stage_all(const tile_place<R>& q, unsigned char* smem, unsigned t) {
@@ -180,10 +281,28 @@ struct tile_thread {
   // no test, so that the chunk's loads issue in one straight run. The form with a test a slot merged its
   // paths' results element by element: 8 bf16 vectors in flight took 64 registers of 16-bit halves and
   // spilled 124 bytes (ptxas, CUDA 13.0); this form holds them as 32 registers of words.
-  template <tile_path Path, bool Direct, int Chunk, class T>
+  // `Copied`: the full tile's vectors from its buffer of asynchronous copies at `copied` instead, where
+  // the copy of slot (bl, al) lies at `(bl * side + al) * sizeof(T)` (`copy_one`).
+  template <tile_path Path, bool Direct, bool Copied, int Chunk, class T>
   EW_HD void read(const tile_array<const T, R>& in, std::int64_t base, const unsigned char* smem,
-                  unsigned thread, int k0, int na, int nb,
-                  cuda::std::array<vector_word<T, Vec>, Chunk>& u) const {
+                  unsigned thread, int k0, int na, int nb, cuda::std::array<vector_word<T, Vec>, Chunk>& u,
+                  const unsigned char* copied) const {
+    if constexpr (Copied) {
+      EW_DETAIL_UNROLL
+      for (int k = 0; k < Chunk; ++k) {
+        const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
+        if (c.active) {
+          const unsigned char* at = copied + (c.bl * side + c.al) * sizeof(T);
+          if constexpr (uses_word_v<T, Vec>) {
+            u[k].word = smem_get<typename raw_word<sizeof(T) * Vec>::type>(at);
+          } else {
+            EW_DETAIL_UNROLL
+            for (int j = 0; j < Vec; ++j) u[k].elements.v[j] = smem_get<T>(at + j * sizeof(T));
+          }
+        }
+      }
+      return;
+    }
     if constexpr (Direct) {
       const T* first = in.ptr + base;
       EW_DETAIL_UNROLL
@@ -230,9 +349,10 @@ struct tile_thread {
       }
     }
   }
-  template <tile_path Path, bool Direct, int Chunk>
+  template <tile_path Path, bool Direct, bool Copied, int Chunk>
   EW_HD void read(const tile_affine<R>& in, std::int64_t base, const unsigned char*, unsigned thread, int k0,
-                  int na, int nb, cuda::std::array<vector_word<std::int64_t, Vec>, Chunk>& u) const {
+                  int na, int nb, cuda::std::array<vector_word<std::int64_t, Vec>, Chunk>& u,
+                  const unsigned char*) const {
     EW_DETAIL_UNROLL
     for (int k = 0; k < Chunk; ++k) {
       const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
@@ -241,17 +361,19 @@ struct tile_thread {
       for (int j = 0; j < Vec; ++j) u[k].elements.v[j] = first + j * in.a;
     }
   }
-  template <tile_path Path, bool Direct, int Chunk, class Uniform>
+  template <tile_path Path, bool Direct, bool Copied, int Chunk, class Uniform>
   EW_HD void read(const tile_uniform<Uniform>& in, std::int64_t, const unsigned char*, unsigned, int, int,
-                  int, cuda::std::array<vector_word<typename Uniform::value_type, Vec>, Chunk>& u) const {
+                  int, cuda::std::array<vector_word<typename Uniform::value_type, Vec>, Chunk>& u,
+                  const unsigned char*) const {
     EW_DETAIL_UNROLL
     for (int k = 0; k < Chunk; ++k) u[k] = in.u.template vector<Vec>(0);
   }
 
 #pragma nv_exec_check_disable
-  template <tile_path Path, bool Direct, std::size_t... I, std::size_t... O>
+  template <tile_path Path, bool Direct, bool Copied, std::size_t... I, std::size_t... O>
   EW_HD void compute_impl(const tile_place<R>& q, unsigned char* smem, unsigned thread,
-                          cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>) {
+                          cuda::std::index_sequence<I...>, cuda::std::index_sequence<O...>,
+                          const unsigned char* copied) {
     const auto& coord = q.coord;
     const std::int64_t a0 = q.a0, b0 = q.b0;
     const int na = Path == tile_path::vector_full ? side : q.na;
@@ -259,16 +381,17 @@ struct tile_thread {
     // Each operand's offset of the tile's first element, once.
     const std::int64_t in_base[num_in + 1] = {base_of(cuda::std::get<I>(ins), coord, a0, b0)..., 0};
     const std::int64_t out_base[num_out] = {base_of(cuda::std::get<O>(outs), coord, a0, b0)...};
-    constexpr int per_thread = per_thread_slots;
-    constexpr int in_flight = Direct ? S::value.tile_direct_reads_for(static_cast<int>(num_in), per_thread)
-                                     : S::value.tile_reads_for(static_cast<int>(num_in));
-    constexpr int chunk = per_thread < in_flight ? per_thread : in_flight;
+    constexpr int in_flight = Direct
+                                  ? S::value.tile_direct_reads_for(static_cast<int>(num_in), per_thread_slots)
+                                  : S::value.tile_reads_for(static_cast<int>(num_in));
+    constexpr int chunk = per_thread_slots < in_flight ? per_thread_slots : in_flight;
     EW_DETAIL_UNROLL
-    for (int k0 = 0; k0 < per_thread; k0 += chunk) {
+    for (int k0 = 0; k0 < per_thread_slots; k0 += chunk) {
       cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, chunk>...> loaded;
       // Every read of the chunk first, input by input.
-      (read<Path, Direct, chunk>(cuda::std::get<I>(ins), in_base[I], smem, thread, k0, na, nb,
-                                 cuda::std::get<I>(loaded)),
+      (read<Path, Direct, Copied, chunk>(cuda::std::get<I>(ins), in_base[I], smem, thread, k0, na, nb,
+                                         cuda::std::get<I>(loaded),
+                                         Copied ? copied + copied_offset<I> : copied),
        ...);
       EW_DETAIL_UNROLL
       for (int k = 0; k < chunk; ++k) {
@@ -356,9 +479,32 @@ struct tile_thread {
   }
 };
 
+/// The order of one block's work over its tiles `first`, `first + step`, ... below `tiles` in a launch with
+/// `Stages` buffers of asynchronous copies (`tile_plan::async_smem`): the copies of the next `Stages - 1`
+/// tiles are in flight while a tile is computed. `copy(tile, buffer)` issues a tile's copies (none past the
+/// last tile) and closes the thread's group of them; `wait()` waits for all groups but the last
+/// `Stages - 1`; `work(tile, buffer)` does the tile from its buffer and ends with a barrier, after which
+/// the buffer may be copied into again. The kernel runs this order in each thread, the host simulation
+/// phase by phase over the block's threads. No barrier after the wait: each thread copies the vectors it
+/// reads itself (`tile_thread::copy`).
+#pragma nv_exec_check_disable
+template <int Stages, class Copy, class Wait, class Work>
+EW_HD void async_tile_order(std::uint64_t first, std::uint64_t step, std::uint64_t tiles, Copy&& copy,
+                            Wait&& wait, Work&& work) {
+  for (int k = 0; k + 1 < Stages; ++k) copy(first + static_cast<std::uint64_t>(k) * step, k);
+  int buffer = 0;
+  for (std::uint64_t tile = first; tile < tiles; tile += step) {
+    copy(tile + static_cast<std::uint64_t>(Stages - 1) * step, buffer == 0 ? Stages - 1 : buffer - 1);
+    wait();
+    work(tile, buffer);
+    buffer = buffer + 1 == Stages ? 0 : buffer + 1;
+  }
+}
+
 /// The tile kernel: `outs[k][x] = op(ins[0][x], ...)[k]` over plan `p`, one tile per block, grid-stride
-/// over the tiles when there are more than the grid; `smem_bytes` of dynamic shared memory hold the staged
-/// tiles. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why).
+/// over the tiles when there are more than the grid (a launch with asynchronous copies: the resident
+/// blocks, `async_tile_order`); `smem_bytes` of dynamic shared memory hold the staged tiles and the
+/// copies' buffers. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
 template <class Op, int Vec, class Shape, class S, int R, class Outs, class Ins>
@@ -367,18 +513,33 @@ EW_KERNEL void __launch_bounds__(Shape::value.block_threads, Shape::value.min_bl
   extern __shared__ __align__(16) unsigned char ew_tile_smem[];
   NV_IF_TARGET(NV_PROVIDES_SM_90, (cudaGridDependencySynchronize();
                                    if (s.early_trigger) cudaTriggerProgrammaticLaunchCompletion();));
+  const int thread = static_cast<int>(threadIdx.x);
+  auto tile_work = [&](auto& t, std::uint64_t tile, int buffer) {
+    const tile_place<R> q = tile_origin(p, tile);
+    if (buffer < 0) {
+      t.stage(q, ew_tile_smem, thread);
+      __syncthreads();
+    }
+    t.compute(q, ew_tile_smem, thread, buffer);
+    __syncthreads();
+    if (p.staged_outputs) {  // transposed outputs, from shared memory
+      t.unstage(q, ew_tile_smem, thread);
+      __syncthreads();
+    }
+  };
   auto run = [&](auto& t) {
-    for (std::uint64_t tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) {
-      const tile_place<R> q = tile_origin(p, tile);
-      t.stage(q, ew_tile_smem, static_cast<int>(threadIdx.x));
-      __syncthreads();
-      t.compute(q, ew_tile_smem, static_cast<int>(threadIdx.x));
-      __syncthreads();
-      if (p.staged_outputs) {  // transposed outputs, from shared memory
-        t.unstage(q, ew_tile_smem, static_cast<int>(threadIdx.x));
-        __syncthreads();
+    constexpr int stages = S::value.tile_async_stages;
+    if constexpr (stages > 0) {
+      if (p.async_smem >= 0) {  // no staged input (`direct_reads`): no staging phase
+        async_tile_order<stages>(
+            blockIdx.x, gridDim.x, p.tiles,
+            [&](std::uint64_t tile, int buffer) { t.copy(tile, buffer, ew_tile_smem, thread); },
+            [] { async_wait<stages - 1>(); },
+            [&](std::uint64_t tile, int buffer) { tile_work(t, tile, buffer); });
+        return;
       }
     }
+    for (std::uint64_t tile = blockIdx.x; tile < p.tiles; tile += gridDim.x) tile_work(t, tile, -1);
   };
   if constexpr (has_side_reductions_v<Op>) {
     tile_thread<Op, Vec, Shape, S, R, Outs, Ins> t{start_side_reductions(op), outs, ins, p};

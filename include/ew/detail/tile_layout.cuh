@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include <cuda_pipeline_primitives.h>
 #include <nv/target>
 
 #include "config.cuh"
@@ -57,6 +58,10 @@ struct tile_plan {
   /// reads them with no test a slot (`tile_thread::compute`, `nd_kernel_shapes::tile_direct_reads`).
   /// The narrow-output tiles' launches (the FP8 cast-transpose) are such launches.
   bool direct_reads = false;
+  /// Where the buffers of asynchronous copies begin in the dynamic shared memory, in bytes (-1: none), in a
+  /// `direct_reads` launch with `nd_kernel_shapes::tile_async_stages` that the device and the kernel's
+  /// image can take (set at launch: `tile_thread::plan_copies`).
+  int async_smem = -1;
   /// Some output is transposed (contiguous along `b`): the kernel writes its tile through shared memory in
   /// a third phase (`tile_thread::unstage`).
   bool staged_outputs = false;
@@ -210,6 +215,23 @@ EW_HD W smem_get(const unsigned char* p) {
 template <class W>
 EW_HD void smem_put(unsigned char* p, const W& w) {
   NV_IF_TARGET(NV_IS_DEVICE, (*reinterpret_cast<W*>(p) = w;), (std::memcpy(p, &w, sizeof(W));));
+}
+
+/// Copies `Bytes` (4, 8 or 16) from memory at `src` into shared memory at `dst`, both aligned to `Bytes`:
+/// asynchronously on the device (`__pipeline_memcpy_async`: cp.async from compute_80, a plain copy before),
+/// a `memcpy` on the host, where it is reported to `host_access_observer` as a load.
+template <int Bytes>
+EW_HD void async_copy(unsigned char* dst, const void* src) {
+  static_assert(Bytes == 4 || Bytes == 8 || Bytes == 16, "cp.async copies 4, 8 or 16 bytes");
+  observe_access(src, Bytes, false);
+  NV_IF_TARGET(NV_IS_DEVICE, (__pipeline_memcpy_async(dst, src, Bytes);), (std::memcpy(dst, src, Bytes);));
+}
+/// Closes the group of this thread's asynchronous copies issued since the last one (nothing on the host).
+EW_HD void async_commit() { NV_IF_TARGET(NV_IS_DEVICE, (__pipeline_commit();)); }
+/// Waits for this thread's groups of asynchronous copies but the last `Pending` (nothing on the host).
+template <int Pending>
+EW_HD void async_wait() {
+  NV_IF_TARGET(NV_IS_DEVICE, (__pipeline_wait_prior(Pending);));
 }
 
 }  // namespace detail

@@ -187,6 +187,15 @@ struct nd_kernel_shapes {
   /// than two direct rounds of 4; f32 x, 16 slots, 3.3% slower in two rounds of 8 (spilled under 64
   /// registers) and 1.5% faster in four of 4. 0: every tile reads with the tests.
   int tile_direct_reads = 8;
+  /// Buffers of asynchronous copies (0: none) in a `tile_plan::direct_reads` launch: the array inputs'
+  /// full tiles copied into shared memory with cp.async (compute_80 and up), the next `tile_async_stages -
+  /// 1` tiles' copies in flight while a tile is computed, in a grid of the resident blocks looping over the
+  /// tiles (tile_kernel.cuh, `async_tile_order`); the compute phase reads each vector with one
+  /// shared-memory load. Probe 27 (H100, 2026-12-06, docs/PERFORMANCE.md), a hand-written cast-transpose
+  /// with 3 such stages, ran 5-7% faster than ew's kernel for bf16 x and 4-6% for f32 x. A launch whose
+  /// image was compiled for an older architecture, or whose buffers do not fit the device's shared memory a
+  /// block, reads directly. 0 here until ew's own kernel is measured with them (change 65).
+  int tile_async_stages = 0;
   /// Tiles along `b` that run side by side (tile_kernel.cuh, `tile_plan`): the blocks resident at once
   /// cover `tile_group` tiles along `b` (the input rows' direction) times the rest along `a` (the output
   /// rows'), so that each input row is read in runs of `tile_group` tile rows, not one (128 bytes for
@@ -282,6 +291,7 @@ constexpr const char* nd_kernel_shapes_error(const nd_kernel_shapes& s) {
   if (s.tile_loads_in_flight < 1 || s.tile_loads_in_flight > 16)
     return "tile_loads_in_flight must be in [1, 16]";
   if (s.tile_direct_reads < 0 || s.tile_direct_reads > 16) return "tile_direct_reads must be in [0, 16]";
+  if (s.tile_async_stages < 0 || s.tile_async_stages > 4) return "tile_async_stages must be in [0, 4]";
   if (s.tile_group < 1 || s.tile_group > 4096) return "tile_group must be in [1, 4096]";
   return nullptr;
 }
