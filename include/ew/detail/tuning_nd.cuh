@@ -191,10 +191,12 @@ struct nd_kernel_shapes {
   /// full tiles copied into shared memory with cp.async (compute_80 and up), the next `tile_async_stages -
   /// 1` tiles' copies in flight while a tile is computed, in a grid of the resident blocks looping over the
   /// tiles (tile_kernel.cuh, `async_tile_order`); the compute phase reads each vector with one
-  /// shared-memory load. Probe 27 (H100, 2026-12-06, docs/PERFORMANCE.md), a hand-written cast-transpose
-  /// with 3 such stages, ran 5-7% faster than ew's kernel for bf16 x and 4-6% for f32 x. A launch whose
-  /// image was compiled for an older architecture, or whose buffers do not fit the device's shared memory a
-  /// block, reads directly. 0 here until ew's own kernel is measured with them (change 65).
+  /// shared-memory load. A launch whose image was compiled for an older architecture, or whose buffers do
+  /// not fit the device's shared memory a block, reads directly. 0: probe 27's hand-written cast-transpose
+  /// with 3 such buffers ran 5-7% faster than ew's kernel (H100, 2026-12-06), but ew's with them ran the
+  /// cells at 0.94-0.97 of its direct reads with 2 or 3 buffers compiled for the 2 blocks an SM that the
+  /// buffers leave (bf16 and f32 x), 0.92-0.96 compiled for 4, 0.90-0.93 on 64-side tiles (H100,
+  /// 2026-12-07, docs/PERFORMANCE.md change 65b).
   int tile_async_stages = 0;
   /// Tiles along `b` that run side by side (tile_kernel.cuh, `tile_plan`): the blocks resident at once
   /// cover `tile_group` tiles along `b` (the input rows' direction) times the rest along `a` (the output
