@@ -67,7 +67,10 @@ if has tests; then
   done
   [ -x "$build/tests/ew_gpu_tests" ] && {
     # In EW_PTX_SHARDS processes at once (scripts/sharded_run.sh): the driver's JIT compiler is the time.
-    step test.ew_gpu_tests.ptx_jit bash scripts/sharded_run.sh "${EW_PTX_SHARDS:-8}" env CUDA_FORCE_PTX_JIT=1 \
+    # Each process stops 20 s before the step's limit, so that the cases that ran are still logged.
+    shard_limit=$((${EW_STEP_TIMEOUT:-0} > 20 ? ${EW_STEP_TIMEOUT:-0} - 20 : 0))
+    step test.ew_gpu_tests.ptx_jit env EW_SHARD_TIMEOUT=$shard_limit bash scripts/sharded_run.sh \
+      "${EW_PTX_SHARDS:-8}" env CUDA_FORCE_PTX_JIT=1 \
       "$build/tests/ew_gpu_tests" --durations yes || status=1
   }
   # The multi-device tests are hidden: they run here, and exit 77 (skipped) with fewer than two GPUs.

@@ -10,6 +10,8 @@
 # ew_gpu_tests (scripts/gpu_check.sh), where the driver's JIT compiler, one CPU core a process, takes most
 # of the time: 43 cases took 120 s in one process on the H200's host (2026-12-05). Catch2 reads each line
 # of a name file as a quoted name; its specials (backslash, comma, quote) are escaped.
+# EW_SHARD_TIMEOUT=S (0 = none) stops each process after S seconds, so that the logs of the cases that ran
+# are still printed when the caller's own limit is near (a process stopped so counts as failed).
 set -uo pipefail
 n=${1:?usage: sharded_run.sh N COMMAND [OPTION ...]}
 shift
@@ -23,7 +25,7 @@ sed -e '/^$/d' -e 's/[\\,"]/\\&/g' "$dir/names" | awk -v n="$n" -v d="$dir" '{ p
 pids=()
 for f in "$dir"/shard*; do
   [ -f "$f" ] || continue
-  "$@" --input-file "$f" >"$f.log" 2>&1 &
+  timeout "${EW_SHARD_TIMEOUT:-0}" "$@" --input-file "$f" >"$f.log" 2>&1 &
   pids+=($!)
 done
 [ ${#pids[@]} -gt 0 ] || {

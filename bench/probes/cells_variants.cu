@@ -117,6 +117,17 @@ struct nd_policy {
   }
 };
 
+/// A policy of ew's defaults but for the launch policy's knobs `Launch::tweak` (the side reductions' grid).
+template <class Launch>
+struct launch_variant_policy {
+  template <class Op>
+  static constexpr ew::policy_entry entry() {
+    ew::policy_entry e{};
+    Launch::tweak(e.launch);
+    return e;
+  }
+};
+
 #define EW_ND_VARIANT(name, ...)                             \
   struct name##_shapes {                                     \
     static constexpr ew::tuning::nd_kernel_shapes shapes() { \
@@ -553,6 +564,31 @@ EW_VARIANTS_CAST_TRANSPOSE_BOTH(as3t64)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(as2n2)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(as3n2)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(as3t64m4)
+// The grid of the cast-transpose, whose amax is an overwrite target (`overwrite_blocks_per_sm`, 16 an SM:
+// 2,112 blocks looping over 4,096 tiles at [8192, 8192], so the resident blocks read two places of x at
+// once): ob32, one tile a block (32 an SM, above the tiles); rw1 and rw2, one or two whole waves of the
+// resident blocks (`reduction_waves`), whose blocks loop over neighbouring tiles.
+#define EW_LAUNCH_VARIANT(name, ...)                                           \
+  struct name##_launch {                                                       \
+    static constexpr void tweak(ew::tuning::launch_policy& l) { __VA_ARGS__; } \
+  };
+EW_LAUNCH_VARIANT(ob32, l.overwrite_blocks_per_sm = 32)
+EW_LAUNCH_VARIANT(rw1, l.reduction_waves = 1)
+EW_LAUNCH_VARIANT(rw2, l.reduction_waves = 2)
+#define EW_VARIANTS_CAST_TRANSPOSE_LAUNCH(suffix, T, v)                                                 \
+  EW_VARIANT_API ew_cells_cast_transpose_##suffix##__##v(void* y8, void* yt8, void* am, void* ws,       \
+                                                         const void* x, std::int64_t M, std::int64_t N, \
+                                                         float scale, cudaStream_t s) {                 \
+    return ew_cells::cast_transpose<launch_variant_policy<v##_launch>>(                                 \
+        static_cast<__nv_fp8_e4m3*>(y8), static_cast<__nv_fp8_e4m3*>(yt8), static_cast<float*>(am),     \
+        static_cast<ew::reduction_workspace*>(ws), static_cast<const T*>(x), M, N, scale, s);           \
+  }
+#define EW_VARIANTS_CAST_TRANSPOSE_LAUNCH_BOTH(v)  \
+  EW_VARIANTS_CAST_TRANSPOSE_LAUNCH(f32, float, v) \
+  EW_VARIANTS_CAST_TRANSPOSE_LAUNCH(bf16, __nv_bfloat16, v)
+EW_VARIANTS_CAST_TRANSPOSE_LAUNCH_BOTH(ob32)
+EW_VARIANTS_CAST_TRANSPOSE_LAUNCH_BOTH(rw1)
+EW_VARIANTS_CAST_TRANSPOSE_LAUNCH_BOTH(rw2)
 #endif  // EW_CELLS_VARIANTS_BIAS_GELU_ONLY
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).

@@ -80,6 +80,10 @@ bool simulate_vector_rows(const Op& op, const OutPtrs& outs, const Ins& ins,
   }
 }
 
+/// The shared memory a simulated tile block may take (an H100's and an H200's opt-in limit, 227 KiB), as
+/// `query_async_smem` finds it on a device that takes asynchronous copies.
+inline constexpr std::size_t simulated_block_smem = 227u * 1024u;
+
 /// The tile kernel's grid of launch description `call` (its path `tile`) under shapes `S`, every thread of
 /// every block, phase by phase, as `simulate` (below) runs it.
 template <class S, class Op, class Call, class... Out, class... In>
@@ -93,9 +97,9 @@ std::string simulate_tiles(const Op& op, const Call& call, const cuda::std::tupl
                                            cuda::std::remove_const_t<decltype(out_ops)>,
                                            cuda::std::remove_const_t<decltype(in_ops)>>;
   constexpr int threads = Call::tile_shape_of::value.block_threads;
-  // Asynchronous copies as launch_tiles plans them on a device that takes them (an H100's 227 KiB a block).
+  // Asynchronous copies as launch_tiles plans them on a device that takes them (`simulated_block_smem`).
   ew::detail::tile_plan<R> plan = call.tile;
-  const std::size_t smem_total = thread_t::plan_copies(plan, call.smem_bytes, 227u * 1024u);
+  const std::size_t smem_total = thread_t::plan_copies(plan, call.smem_bytes, simulated_block_smem);
   std::vector<unsigned char> smem_bytes(smem_total + 32);
   auto* smem =
       reinterpret_cast<unsigned char*>((reinterpret_cast<std::uintptr_t>(smem_bytes.data()) + 15) / 16 * 16);

@@ -412,9 +412,11 @@ void check_cast_transpose(std::int64_t M, std::int64_t N, std::size_t off, std::
   const bool direct = vector_tiles && x_off == 0 && S::value.tile_direct_reads > 0;
   CHECK((path.find("direct reads") != std::string::npos) == direct);
   // Asynchronous copies where the launch reads directly, the shapes ask for them and their buffers with
-  // yt's staged tile fit the 227 KiB the simulation allows a block (an H100's): not f32's 4 of 64 KiB.
+  // yt's staged tile fit the shared memory the simulation allows a block (`simulated_block_smem`): not f32's
+  // 4 of 64 KiB.
   const std::size_t side = S::value.narrow_output_tiles.side != 0 ? 128 : 64;
-  const bool fits = S::value.tile_async_stages * side * side * sizeof(T) + side * side <= 227u * 1024u;
+  const bool fits =
+      S::value.tile_async_stages * side * side * sizeof(T) + side * side <= simulated_block_smem;
   CHECK((path.find("async copies") != std::string::npos) ==
         (direct && S::value.tile_async_stages > 0 && fits));
   if (M > 1 && N > 1) {

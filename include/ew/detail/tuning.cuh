@@ -89,7 +89,10 @@ struct launch_policy {
   /// and take a ticket at their end: 16 a SM (2,112 blocks on the H200, about one wave of the fused
   /// quantize's 128-thread blocks) beat 32 by 1 to 9% from 2^24 to 2^28 elements (3% behind for bf16 at
   /// 2^20) and by up to 13% for an amax alone (probe 19, H200, 2026-12-05), and by 5 to 15% at 2^24 with
-  /// change 46's single word (1% behind at 2^26 and 2^28; change 47, H100, 2026-12-05).
+  /// change 46's single word (1% behind at 2^26 and 2^28; change 47, H100, 2026-12-05). The FP8
+  /// cast-transpose's tile launch (4,096 tiles at [8192, 8192], 4 resident blocks an SM) ran within 1% of
+  /// this cap at one tile a block (32 a SM) and at one or two waves of resident blocks
+  /// (`reduction_waves`; H100, 2026-12-07, docs/PERFORMANCE.md eighteenth session).
   int overwrite_blocks_per_sm = 16;
   /// When above 0, a launch with side reductions runs at most this many whole waves of its kernel's
   /// resident blocks (the occupancy at the launch's block size and shared memory, queried once per device

@@ -196,7 +196,9 @@ struct nd_kernel_shapes {
   /// with 3 such buffers ran 5-7% faster than ew's kernel (H100, 2026-12-06), but ew's with them ran the
   /// cells at 0.94-0.97 of its direct reads with 2 or 3 buffers compiled for the 2 blocks an SM that the
   /// buffers leave (bf16 and f32 x), 0.92-0.96 compiled for 4, 0.90-0.93 on 64-side tiles (H100,
-  /// 2026-12-07, docs/PERFORMANCE.md change 65b).
+  /// 2026-12-07, docs/PERFORMANCE.md change 65b). ncu put the loss in the instruction fetch (stall
+  /// `no_instruction` 29 times the hand-written kernel's: the buffered kernel's loop is larger and spread
+  /// over more code; docs/PERFORMANCE.md, eighteenth session).
   int tile_async_stages = 0;
   /// Tiles along `b` that run side by side (tile_kernel.cuh, `tile_plan`): the blocks resident at once
   /// cover `tile_group` tiles along `b` (the input rows' direction) times the rest along `a` (the output
