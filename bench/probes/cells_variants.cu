@@ -535,14 +535,17 @@ EW_VARIANT_API ew_cells_bias_gelu_f32__erfc(void* y, const void* x, const void* 
 // (8 loads in flight, 2 or 3 blocks an SM); and ew's narrow-output tiles with other reads (change 65):
 // nodirect, dr4, n3, n2dr16, and x's full tiles copied asynchronously: as2, as3, as4, as3t64, as2n2,
 // as3n2, as3t64m4.
-#define EW_VARIANTS_CAST_TRANSPOSE(suffix, T, v)                                                        \
-  EW_VARIANT_API ew_cells_cast_transpose_##suffix##__##v(void* y8, void* yt8, void* am, void* ws,       \
-                                                         const void* x, std::int64_t M, std::int64_t N, \
-                                                         float scale, cudaStream_t s) {                 \
-    return ew_cells::cast_transpose<nd_policy<v##_shapes>>(                                             \
-        static_cast<__nv_fp8_e4m3*>(y8), static_cast<__nv_fp8_e4m3*>(yt8), static_cast<float*>(am),     \
-        static_cast<ew::reduction_workspace*>(ws), static_cast<const T*>(x), M, N, scale, s);           \
+// One function of the cast-transpose under policy `P`, named `ew_cells_cast_transpose_<suffix>__<v>`.
+#define EW_VARIANTS_CAST_TRANSPOSE_UNDER(suffix, T, v, P)                                                  \
+  EW_VARIANT_API ew_cells_cast_transpose_##suffix##__##v(void* y8, void* yt8, void* am, void* ws,          \
+                                                         const void* x, std::int64_t M, std::int64_t N,    \
+                                                         float scale, cudaStream_t s) {                    \
+    return ew_cells::cast_transpose<P>(static_cast<__nv_fp8_e4m3*>(y8), static_cast<__nv_fp8_e4m3*>(yt8),  \
+                                       static_cast<float*>(am), static_cast<ew::reduction_workspace*>(ws), \
+                                       static_cast<const T*>(x), M, N, scale, s);                          \
   }
+#define EW_VARIANTS_CAST_TRANSPOSE(suffix, T, v) \
+  EW_VARIANTS_CAST_TRANSPOSE_UNDER(suffix, T, v, nd_policy<v##_shapes>)
 #define EW_VARIANTS_CAST_TRANSPOSE_BOTH(v)  \
   EW_VARIANTS_CAST_TRANSPOSE(f32, float, v) \
   EW_VARIANTS_CAST_TRANSPOSE(bf16, __nv_bfloat16, v)
@@ -575,14 +578,8 @@ EW_VARIANTS_CAST_TRANSPOSE_BOTH(as3t64m4)
 EW_LAUNCH_VARIANT(ob32, l.overwrite_blocks_per_sm = 32)
 EW_LAUNCH_VARIANT(rw1, l.reduction_waves = 1)
 EW_LAUNCH_VARIANT(rw2, l.reduction_waves = 2)
-#define EW_VARIANTS_CAST_TRANSPOSE_LAUNCH(suffix, T, v)                                                 \
-  EW_VARIANT_API ew_cells_cast_transpose_##suffix##__##v(void* y8, void* yt8, void* am, void* ws,       \
-                                                         const void* x, std::int64_t M, std::int64_t N, \
-                                                         float scale, cudaStream_t s) {                 \
-    return ew_cells::cast_transpose<launch_variant_policy<v##_launch>>(                                 \
-        static_cast<__nv_fp8_e4m3*>(y8), static_cast<__nv_fp8_e4m3*>(yt8), static_cast<float*>(am),     \
-        static_cast<ew::reduction_workspace*>(ws), static_cast<const T*>(x), M, N, scale, s);           \
-  }
+#define EW_VARIANTS_CAST_TRANSPOSE_LAUNCH(suffix, T, v) \
+  EW_VARIANTS_CAST_TRANSPOSE_UNDER(suffix, T, v, launch_variant_policy<v##_launch>)
 #define EW_VARIANTS_CAST_TRANSPOSE_LAUNCH_BOTH(v)  \
   EW_VARIANTS_CAST_TRANSPOSE_LAUNCH(f32, float, v) \
   EW_VARIANTS_CAST_TRANSPOSE_LAUNCH(bf16, __nv_bfloat16, v)

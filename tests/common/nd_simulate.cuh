@@ -108,7 +108,7 @@ std::string simulate_tiles(const Op& op, const Call& call, const cuda::std::tupl
   };
   const auto work = [&](std::uint64_t tile, int buffer) {
     const auto place = ew::detail::tile_origin(plan, tile);
-    if (buffer < 0) {
+    if (buffer < 0 && plan.staged_inputs) {
       for (int t = 0; t < threads; ++t) thread_t{op, out_ops, in_ops, plan}.stage(place, smem, t);
     }
     for (int t = 0; t < threads; ++t) thread_t{op, out_ops, in_ops, plan}.compute(place, smem, t, buffer);
@@ -150,7 +150,8 @@ std::string simulate_tiles(const Op& op, const Call& call, const cuda::std::tupl
          std::to_string(threads) + " b " + std::to_string(plan.b) + " tiles " + std::to_string(plan.tiles) +
          " smem " + std::to_string(smem_total) +
          (plan.vector_tiles ? " vector_tiles split " + std::to_string(plan.stage_split) : "") +
-         (plan.staged_outputs ? " staged outputs" : "") + (plan.direct_reads ? " direct reads" : "") +
+         (plan.staged_inputs ? " staged inputs" : "") + (plan.staged_outputs ? " staged outputs" : "") +
+         (plan.direct_reads ? " direct reads" : "") +
          (plan.async_smem >= 0 ? " async copies " + std::to_string(thread_t::copy_stages) : "");
 }
 

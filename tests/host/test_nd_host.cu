@@ -419,6 +419,7 @@ void check_cast_transpose(std::int64_t M, std::int64_t N, std::size_t off, std::
       S::value.tile_async_stages * side * side * sizeof(T) + side * side <= simulated_block_smem;
   CHECK((path.find("async copies") != std::string::npos) ==
         (direct && S::value.tile_async_stages > 0 && fits));
+  CHECK(path.find("staged inputs") == std::string::npos);  // x runs along `a`: no staging phase
   if (M > 1 && N > 1) {
     CHECK(path.find("staged outputs") != std::string::npos);
     // ew's shapes: 128-side tiles of 256 threads (tuning_nd.cuh, narrow_output_tiles); without them 64.

@@ -227,7 +227,10 @@ std::string permute_case(const std::int64_t (&e)[R], const int (&order)[R], std:
   CHECK(twice == 0);
   CHECK(log.stores.size() == static_cast<std::size_t>(n) * sizeof(T));
   CHECK(log.misaligned == 0);
-  if (expect_tile) CHECK(path.rfind("tile", 0) == 0);
+  if (expect_tile) {
+    CHECK(path.rfind("tile", 0) == 0);
+    CHECK(path.find("staged inputs") != std::string::npos);  // y runs along `a`: x is the staged one
+  }
   return path;
 }
 

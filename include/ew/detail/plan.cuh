@@ -202,7 +202,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
     int i = 0;
     const std::int64_t extent_a = shape.extent[last_dimension(shape)], extent_b = shape.extent[tile_b];
     // Whether every staged input takes staging loads of 16 bytes, or of 8 (`tile_plan::stage_split`).
-    bool whole = true, halves = true;
+    bool whole = true, halves = true, staged_inputs = false;
     auto stage = [&](auto* a) {
       using A = cuda::std::remove_pointer_t<decltype(a)>;
       const int k = rows[i++];
@@ -211,6 +211,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
         if (inner != 0 && inner != 1) {
           smem_offset[k] = static_cast<int>(smem_bytes);
           smem_bytes += tile_stage_bytes<input_value_t<A>, tile_side>;
+          staged_inputs = true;
           constexpr int v = staged_layout<input_value_t<A>, tile_side>::stage_vec;
           constexpr int half = v > 1 ? v / 2 : 1;
           whole = whole && takes_vectors(k, v, tile_b) && extent_b % v == 0;
@@ -243,6 +244,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
     const bool staged_outputs = tile.staged_outputs;
     tile = make_tile_plan(shape, tile_b, tile_side, S::value.tile_group);
     tile.staged_outputs = staged_outputs;
+    tile.staged_inputs = staged_inputs;
     bool vector_tiles = (whole || halves) && staged_outputs_whole && extent_a % Vec == 0;
     for (int k = 0; k < num_out; ++k) {
       vector_tiles = vector_tiles && (smem_offset[k] >= 0 || takes_vectors(k, Vec, last_dimension(shape)));

@@ -516,7 +516,7 @@ EW_KERNEL void __launch_bounds__(Shape::value.block_threads, Shape::value.min_bl
   const int thread = static_cast<int>(threadIdx.x);
   auto tile_work = [&](auto& t, std::uint64_t tile, int buffer) {
     const tile_place<R> q = tile_origin(p, tile);
-    if (buffer < 0) {
+    if (buffer < 0 && p.staged_inputs) {
       t.stage(q, ew_tile_smem, thread);
       __syncthreads();
     }

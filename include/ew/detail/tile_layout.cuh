@@ -65,6 +65,10 @@ struct tile_plan {
   /// Some output is transposed (contiguous along `b`): the kernel writes its tile through shared memory in
   /// a third phase (`tile_thread::unstage`).
   bool staged_outputs = false;
+  /// Some input is staged (`tile_array::smem`): the kernel's first phase (`tile_thread::stage`) and the
+  /// barrier after it run only then. Without, that barrier was one of a cast-transpose tile's three and
+  /// held 1.2% of its warps' samples (ncu, H100, 2026-12-07, docs/PERFORMANCE.md eighteenth session).
+  bool staged_inputs = false;
 };
 
 /// The paths a tile of the tile kernel takes (`tile_thread::path_of`): no tests (a whole tile of a
