@@ -12,10 +12,9 @@
 //     ew_cells_cast_transpose_bf16__as3n2 bf16 8192 8192 2
 //
 // Each call's time by CUDA events is printed (warm L2: for ncu's sake, not a measurement), and every CUDA
-// and library return code is checked. Build: `ninja ew_probe_cast_transpose_driver` (bench/CMakeLists.txt).
+// and library return code is checked (probe_timing.cuh's `CK`, `device_buf`). Build: `ninja
+// ew_probe_cast_transpose_driver` (bench/CMakeLists.txt).
 
-#include <cuda_bf16.h>
-#include <cuda_runtime.h>
 #include <dlfcn.h>
 
 #include <cstdint>
@@ -27,35 +26,47 @@
 
 #include <ew/reduce.cuh>
 
+#include "probe_timing.cuh"
+
 namespace {
 
+using namespace ewp;
 using cast_transpose_fn = int (*)(void* y8, void* yt8, void* amax, void* ws, const void* x, std::int64_t M,
                                   std::int64_t N, float scale, cudaStream_t stream);
 
-#define CK(call)                                                                                  \
-  do {                                                                                            \
-    const cudaError_t e_ = (call);                                                                \
-    if (e_ != cudaSuccess) {                                                                      \
-      std::fprintf(stderr, "%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorString(e_)); \
-      return 1;                                                                                   \
-    }                                                                                             \
-  } while (0)
-
-/// `n` elements of x as `type` holds them, uniform in [-4, 4).
-std::vector<unsigned char> random_x(bool bf16, std::size_t n) {
+/// `reps` calls of `fn` on x of `T`, uniform in [-4, 4), each one's time printed.
+template <class T>
+int run(cast_transpose_fn fn, const char* name, const char* type, std::int64_t M, std::int64_t N, int reps) {
+  const std::size_t n = static_cast<std::size_t>(M) * static_cast<std::size_t>(N);
+  std::vector<T> hx(n);
   std::mt19937 gen(20261207);
   std::uniform_real_distribution<float> u(-4.0f, 4.0f);
-  std::vector<unsigned char> bytes(n * (bf16 ? 2 : 4));
-  for (std::size_t i = 0; i < n; ++i) {
-    const float v = u(gen);
-    if (bf16) {
-      const __nv_bfloat16 h = __float2bfloat16(v);
-      std::memcpy(bytes.data() + 2 * i, &h, 2);
-    } else {
-      std::memcpy(bytes.data() + 4 * i, &v, 4);
+  for (auto& v : hx) v = from_f<T>(u(gen));
+  device_buf<T> x(n);
+  device_buf<unsigned char> y8(n), yt8(n);
+  device_buf<float> amax(1);
+  device_buf<ew::reduction_workspace> ws(1);
+  CK(cudaMemset(ws.p, 0, sizeof(ew::reduction_workspace)));  // a workspace starts zeroed (reduce.cuh)
+  CK(cudaMemcpy(x.p, hx.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  cudaEvent_t start, stop;
+  CK(cudaEventCreate(&start));
+  CK(cudaEventCreate(&stop));
+  for (int r = 0; r < reps; ++r) {
+    CK(cudaEventRecord(start));
+    const int rc = fn(y8.p, yt8.p, amax.p, ws.p, x.p, M, N, 48.0f, nullptr);
+    if (rc != 0) {
+      std::fprintf(stderr, "%s returned %d\n", name, rc);
+      return 1;
     }
+    CK(cudaGetLastError());
+    CK(cudaEventRecord(stop));
+    CK(cudaEventSynchronize(stop));
+    float ms = 0.0f;
+    CK(cudaEventElapsedTime(&ms, start, stop));
+    std::printf("%s %s [%lld, %lld] call %d: %.2f us\n", name, type, static_cast<long long>(M),
+                static_cast<long long>(N), r, 1000.0 * ms);
   }
-  return bytes;
+  return 0;
 }
 
 }  // namespace
@@ -86,38 +97,6 @@ int main(int argc, char** argv) {
     std::fprintf(stderr, "M, N and REPS must be positive\n");
     return 2;
   }
-  const std::size_t n = static_cast<std::size_t>(M) * static_cast<std::size_t>(N);
-  const std::vector<unsigned char> hx = random_x(bf16, n);
-  void *x = nullptr, *y8 = nullptr, *yt8 = nullptr, *amax = nullptr, *ws = nullptr;
-  CK(cudaMalloc(&x, hx.size()));
-  CK(cudaMalloc(&y8, n));
-  CK(cudaMalloc(&yt8, n));
-  CK(cudaMalloc(&amax, sizeof(float)));
-  CK(cudaMalloc(&ws, sizeof(ew::reduction_workspace)));
-  CK(cudaMemset(ws, 0, sizeof(ew::reduction_workspace)));  // a workspace starts zeroed (reduce.cuh)
-  CK(cudaMemcpy(x, hx.data(), hx.size(), cudaMemcpyHostToDevice));
-  cudaEvent_t start, stop;
-  CK(cudaEventCreate(&start));
-  CK(cudaEventCreate(&stop));
-  for (int r = 0; r < reps; ++r) {
-    CK(cudaEventRecord(start));
-    const int rc = fn(y8, yt8, amax, ws, x, M, N, 48.0f, nullptr);
-    if (rc != 0) {
-      std::fprintf(stderr, "%s returned %d\n", argv[2], rc);
-      return 1;
-    }
-    CK(cudaGetLastError());
-    CK(cudaEventRecord(stop));
-    CK(cudaEventSynchronize(stop));
-    float ms = 0.0f;
-    CK(cudaEventElapsedTime(&ms, start, stop));
-    std::printf("%s %s [%lld, %lld] call %d: %.2f us\n", argv[2], argv[3], static_cast<long long>(M),
-                static_cast<long long>(N), r, 1000.0 * ms);
-  }
-  CK(cudaFree(x));
-  CK(cudaFree(y8));
-  CK(cudaFree(yt8));
-  CK(cudaFree(amax));
-  CK(cudaFree(ws));
-  return 0;
+  return bf16 ? run<__nv_bfloat16>(fn, argv[2], argv[3], M, N, reps)
+              : run<float>(fn, argv[2], argv[3], M, N, reps);
 }

@@ -544,11 +544,11 @@ EW_VARIANT_API ew_cells_bias_gelu_f32__erfc(void* y, const void* x, const void* 
                                        static_cast<float*>(am), static_cast<ew::reduction_workspace*>(ws), \
                                        static_cast<const T*>(x), M, N, scale, s);                          \
   }
-#define EW_VARIANTS_CAST_TRANSPOSE(suffix, T, v) \
-  EW_VARIANTS_CAST_TRANSPOSE_UNDER(suffix, T, v, nd_policy<v##_shapes>)
-#define EW_VARIANTS_CAST_TRANSPOSE_BOTH(v)  \
-  EW_VARIANTS_CAST_TRANSPOSE(f32, float, v) \
-  EW_VARIANTS_CAST_TRANSPOSE(bf16, __nv_bfloat16, v)
+// Both x types of variant `v` under policy `P`; `EW_VARIANTS_CAST_TRANSPOSE_BOTH`: under `v`'s shapes.
+#define EW_VARIANTS_CAST_TRANSPOSE_BOTH_UNDER(v, P)  \
+  EW_VARIANTS_CAST_TRANSPOSE_UNDER(f32, float, v, P) \
+  EW_VARIANTS_CAST_TRANSPOSE_UNDER(bf16, __nv_bfloat16, v, P)
+#define EW_VARIANTS_CAST_TRANSPOSE_BOTH(v) EW_VARIANTS_CAST_TRANSPOSE_BOTH_UNDER(v, nd_policy<v##_shapes>)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(t64x128)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256m5)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH(t128x256m6l2)
@@ -578,14 +578,9 @@ EW_VARIANTS_CAST_TRANSPOSE_BOTH(as3t64m4)
 EW_LAUNCH_VARIANT(ob32, l.overwrite_blocks_per_sm = 32)
 EW_LAUNCH_VARIANT(rw1, l.reduction_waves = 1)
 EW_LAUNCH_VARIANT(rw2, l.reduction_waves = 2)
-#define EW_VARIANTS_CAST_TRANSPOSE_LAUNCH(suffix, T, v) \
-  EW_VARIANTS_CAST_TRANSPOSE_UNDER(suffix, T, v, launch_variant_policy<v##_launch>)
-#define EW_VARIANTS_CAST_TRANSPOSE_LAUNCH_BOTH(v)  \
-  EW_VARIANTS_CAST_TRANSPOSE_LAUNCH(f32, float, v) \
-  EW_VARIANTS_CAST_TRANSPOSE_LAUNCH(bf16, __nv_bfloat16, v)
-EW_VARIANTS_CAST_TRANSPOSE_LAUNCH_BOTH(ob32)
-EW_VARIANTS_CAST_TRANSPOSE_LAUNCH_BOTH(rw1)
-EW_VARIANTS_CAST_TRANSPOSE_LAUNCH_BOTH(rw2)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH_UNDER(ob32, launch_variant_policy<ob32_launch>)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH_UNDER(rw1, launch_variant_policy<rw1_launch>)
+EW_VARIANTS_CAST_TRANSPOSE_BOTH_UNDER(rw2, launch_variant_policy<rw2_launch>)
 #endif  // EW_CELLS_VARIANTS_BIAS_GELU_ONLY
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).

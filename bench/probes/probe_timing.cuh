@@ -2,13 +2,13 @@
 #pragma once
 
 // What the probes (nd_shape.cu, nd_cols.cu, flat_rows.cu, vector_row_parts.cu, quant_schedule.cu,
-// narrow_forms.cu, dropout_words.cu, cast_transpose_tiles.cu, cast_transpose_staged.cu) share: a checked CUDA
-// call, element conversion, a device array, the median time of a launch over 15 samples after 2 warm-ups,
-// with the L2 flushed before each as ew_bench's cold mode does (docs/BENCHMARKS.md), with 512 MiB buffers: a
-// memset, then a kernel reading another buffer, so that the timed launch finds clean lines, rows timed in
-// interleaved rounds, and the table's lines. EW_PROBE_FLUSH=memset keeps the memset alone (the probes' flush
-// up to the fourteenth session: the L2's dirty lines are then written back during the timed launch and
-// charged to it).
+// narrow_forms.cu, dropout_words.cu, cast_transpose_tiles.cu, cast_transpose_staged.cu,
+// cast_transpose_driver.cu) share: a checked CUDA call, element conversion, a device array, the median time
+// of a launch over 15 samples after 2 warm-ups, with the L2 flushed before each as ew_bench's cold mode does
+// (docs/BENCHMARKS.md), with 512 MiB buffers: a memset, then a kernel reading another buffer, so that the
+// timed launch finds clean lines, rows timed in interleaved rounds, and the table's lines.
+// EW_PROBE_FLUSH=memset keeps the memset alone (the probes' flush up to the fourteenth session: the L2's
+// dirty lines are then written back during the timed launch and charged to it).
 
 #include <algorithm>
 #include <cstdio>

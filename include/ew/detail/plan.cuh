@@ -263,11 +263,7 @@ struct nd_call<Vec, R, cuda::std::tuple<Out...>, cuda::std::tuple<In...>, S> {
   /// Whether the tile plan stages outputs and no input: such a launch may take the narrow-output tiles
   /// (`nd_kernel_shapes::narrow_output_tiles`, `narrow_output_tiles_apply` below).
   bool stages_outputs_only() const {
-    if (path != nd_path::tile || !tile.staged_outputs) return false;
-    for (int k = num_out; k < num_ops; ++k) {
-      if (smem_offset[k] >= 0) return false;
-    }
-    return true;
+    return path == nd_path::tile && tile.staged_outputs && !tile.staged_inputs;
   }
 
   /// This launch under shapes `S2` that differ from `S` in the tile fields only (`narrow_output_shapes`
