@@ -107,8 +107,18 @@ std::string simulate_tiles(const Op& op, const Call& call, const cuda::std::tupl
     std::fill(smem + from, smem + to, static_cast<unsigned char>(0xA5));
   };
   const auto work = [&](std::uint64_t tile, int buffer) {
+    // The kernel's form: the direct-reads launches' own (`DirectReads`), or the one with every path.
     const auto place = ew::detail::tile_origin(plan, tile);
-    if (buffer < 0 && plan.staged_inputs) {
+    if (plan.direct_reads) {
+      for (int t = 0; t < threads; ++t)
+        thread_t{op, out_ops, in_ops, plan}.template compute<true>(place, smem, t, buffer);
+      if (plan.staged_outputs) {
+        for (int t = 0; t < threads; ++t)
+          thread_t{op, out_ops, in_ops, plan}.template unstage<true>(place, smem, t);
+      }
+      return;
+    }
+    if (plan.staged_inputs) {
       for (int t = 0; t < threads; ++t) thread_t{op, out_ops, in_ops, plan}.stage(place, smem, t);
     }
     for (int t = 0; t < threads; ++t) thread_t{op, out_ops, in_ops, plan}.compute(place, smem, t, buffer);

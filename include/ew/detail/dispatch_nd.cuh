@@ -40,43 +40,51 @@ constexpr int nd_vec_width(cuda::std::tuple<Out...>*, cuda::std::tuple<In...>*) 
   return vectorizable ? Wanted : 1;
 }
 
-/// Launches the tile kernel of `call` (`path == tile`) with the kernels' shapes `Shapes`.
+/// Launches the tile kernel of `call` (`path == tile`) with the kernels' shapes `Shapes`: the
+/// `tile_plan::direct_reads` launches their own form of it (`DirectReads`).
 template <int Vec, class Shapes, class Call, class Op, class OutTuple, class InTuple>
 cudaError_t launch_tiles(const launch_args& args, const Call& call, const Op& op, const OutTuple& outs,
                          const InTuple& ins, cudaStream_t stream) {
   const auto tile_outs = call.tile_out_operands(outs);
   const auto tile_ins = call.tile_in_operands(ins);
   using tile_shape = typename Call::tile_shape_of;
-  constexpr auto kernel = &tile_elementwise_kernel<Op, Vec, tile_shape, Shapes, Call::rank,
-                                                   cuda::std::remove_const_t<decltype(tile_outs)>,
-                                                   cuda::std::remove_const_t<decltype(tile_ins)>>;
-  using thread_t =
-      tile_thread<Op, Vec, tile_shape, Shapes, Call::rank, cuda::std::remove_const_t<decltype(tile_outs)>,
-                  cuda::std::remove_const_t<decltype(tile_ins)>>;
+  using outs_t = cuda::std::remove_const_t<decltype(tile_outs)>;
+  using ins_t = cuda::std::remove_const_t<decltype(tile_ins)>;
+  using thread_t = tile_thread<Op, Vec, tile_shape, Shapes, Call::rank, outs_t, ins_t>;
   constexpr int threads = tile_shape::value.block_threads;
   tile_plan<Call::rank> plan = call.tile;
   std::size_t smem = call.smem_bytes;
   std::uint64_t blocks = call.tile.tiles;
-  if constexpr (thread_t::copy_stages > 0) {
-    if (plan.direct_reads) {  // asynchronous copies where the image and the device take them
-      std::size_t max_smem = 0;
-      cudaError_t err = query_async_smem<kernel>(args.device, max_smem);
-      int per_sm = 0;
-      if (err == cudaSuccess) smem = thread_t::plan_copies(plan, smem, max_smem);
-      if (err == cudaSuccess && plan.async_smem >= 0)
-        err = query_resident_blocks<kernel>(args.device, threads, smem, per_sm);
-      if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
-      if (plan.async_smem >= 0 && per_sm > 0) {  // the resident blocks loop over the tiles
-        const std::uint64_t resident =
-            static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(args.facts.sm_count);
-        if (blocks > resident) blocks = resident;
-      } else if (plan.async_smem >= 0) {  // no block fits: direct reads
-        plan.async_smem = -1;
-        smem = call.smem_bytes;
+  if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
+  if constexpr (Shapes::value.tile_direct_reads > 0) {
+    if (plan.direct_reads) {
+      constexpr auto kernel =
+          &tile_elementwise_kernel<Op, Vec, tile_shape, Shapes, Call::rank, outs_t, ins_t, true>;
+      // Asynchronous copies where the image and the device take them.
+      if constexpr (thread_t::copy_stages > 0) {
+        std::size_t max_smem = 0;
+        cudaError_t err = query_async_smem<kernel>(args.device, max_smem);
+        int per_sm = 0;
+        if (err == cudaSuccess) smem = thread_t::plan_copies(plan, smem, max_smem);
+        if (err == cudaSuccess && plan.async_smem >= 0)
+          err = query_resident_blocks<kernel>(args.device, threads, smem, per_sm);
+        if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+        if (plan.async_smem >= 0 && per_sm > 0) {  // the resident blocks loop over the tiles
+          const std::uint64_t resident =
+              static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(args.facts.sm_count);
+          if (blocks > resident) blocks = resident;
+        } else if (plan.async_smem >= 0) {  // no block fits: direct reads
+          plan.async_smem = -1;
+          smem = call.smem_bytes;
+        }
       }
+      return launch_kernel<kernel>(
+          args, plan, launch_shape{static_cast<std::size_t>(blocks), static_cast<std::size_t>(threads)}, op,
+          tile_outs, tile_ins, stream, smem);
     }
   }
-  if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
+  constexpr auto kernel =
+      &tile_elementwise_kernel<Op, Vec, tile_shape, Shapes, Call::rank, outs_t, ins_t, false>;
   return launch_kernel<kernel>(
       args, plan, launch_shape{static_cast<std::size_t>(blocks), static_cast<std::size_t>(threads)}, op,
       tile_outs, tile_ins, stream, smem);

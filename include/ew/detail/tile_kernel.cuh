@@ -122,30 +122,32 @@ struct tile_thread {
 
   /// Phase 2 of the tile at `q`: the outputs, from the staged tiles and the other inputs; a transposed
   /// output's tile into its staged tile in `smem`.
-  /// `buffer` (0 or more, in a launch with `tile_plan::async_smem`): the buffer a full tile's inputs were
-  /// copied into (`copy`), which it reads them from.
+  /// `DirectReads` (the kernel of a `tile_plan::direct_reads` launch): no input is staged and every tile
+  /// takes a vector path, so that only the full tiles' reads with no test (or from their buffer of
+  /// asynchronous copies, `buffer` >= 0: `copy`) and the edge tiles' reads with a test a slot are compiled.
 #pragma nv_exec_check_disable
+  template <bool DirectReads = false>
   EW_HD void compute(const tile_place<R>& q, unsigned char* smem, int thread, int buffer = -1) {
     const unsigned t = static_cast<unsigned>(thread);
     constexpr auto ins_seq = cuda::std::make_index_sequence<num_in>{};
     constexpr auto outs_seq = cuda::std::make_index_sequence<num_out>{};
-    switch (path_of(q)) {
-      case tile_path::vector_full:
+    if constexpr (DirectReads) {
+      if (path_of(q) == tile_path::vector_full) {
         if constexpr (copy_stages > 0) {
           if (buffer >= 0) {
             compute_impl<tile_path::vector_full, true, true>(q, smem, t, ins_seq, outs_seq,
                                                              copied_buffer(smem, buffer));
-            break;
+            return;
           }
         }
-        // Edge tiles keep the form with tests: there 8 reads in flight spilled 96 bytes (ptxas, CUDA
-        // 13.0, the cast-transpose of bf16 x under 64 registers), and they are few.
-        if constexpr (S::value.tile_direct_reads > 0) {
-          if (p.direct_reads) {
-            compute_impl<tile_path::vector_full, true, false>(q, smem, t, ins_seq, outs_seq, nullptr);
-            break;
-          }
-        }
+        compute_impl<tile_path::vector_full, true, false>(q, smem, t, ins_seq, outs_seq, nullptr);
+      } else {
+        compute_impl<tile_path::vector_edge, true, false>(q, smem, t, ins_seq, outs_seq, nullptr);
+      }
+      return;
+    }
+    switch (path_of(q)) {
+      case tile_path::vector_full:
         compute_impl<tile_path::vector_full, false, false>(q, smem, t, ins_seq, outs_seq, nullptr);
         break;
       case tile_path::vector_edge:
@@ -176,10 +178,16 @@ struct tile_thread {
   }
 
   /// Phase 3 of the tile at `q` (`tile_plan::staged_outputs`): each transposed output's staged tile to
-  /// memory (`unstage_tile`).
+  /// memory (`unstage_tile`); `DirectReads` as in `compute` (the vector paths only).
 #pragma nv_exec_check_disable
+  template <bool DirectReads = false>
   EW_HD void unstage(const tile_place<R>& q, const unsigned char* smem, int thread) {
     const unsigned t = static_cast<unsigned>(thread);
+    if constexpr (DirectReads) {
+      path_of(q) == tile_path::vector_full ? unstage_all<tile_path::vector_full>(q, smem, t)
+                                           : unstage_all<tile_path::vector_edge>(q, smem, t);
+      return;
+    }
     switch (path_of(q)) {
       case tile_path::vector_full:
         unstage_all<tile_path::vector_full>(q, smem, t);
@@ -277,10 +285,11 @@ struct tile_thread {
 
   // The vectors of slots k0 to k0 + Chunk - 1 of an input: from its staged tile, or from memory at
   // `in.ptr + base` (the tile's first element) plus the slot's offset (32 bits on the vector paths).
-  // `Direct` (`tile_plan::direct_reads`, a full tile): every slot's vector is whole and aligned, read with
-  // no test, so that the chunk's loads issue in one straight run. The form with a test a slot merged its
-  // paths' results element by element: 8 bf16 vectors in flight took 64 registers of 16-bit halves and
-  // spilled 124 bytes (ptxas, CUDA 13.0); this form holds them as 32 registers of words.
+  // `Direct` (`tile_plan::direct_reads`): every slot's vector is whole and aligned, read from memory with
+  // no test but the slot's own (none in a full tile), so that the chunk's loads issue in one straight
+  // run. The form with a test a slot merged its paths' results element by element: 8 bf16 vectors in
+  // flight took 64 registers of 16-bit halves and spilled 124 bytes (ptxas, CUDA 13.0); this form holds
+  // them as 32 registers of words.
   // `Copied`: the full tile's vectors from its buffer of asynchronous copies at `copied` instead, where
   // the copy of slot (bl, al) lies at `(bl * side + al) * sizeof(T)` (`copy_one`).
   template <tile_path Path, bool Direct, bool Copied, int Chunk, class T>
@@ -381,7 +390,9 @@ struct tile_thread {
     // Each operand's offset of the tile's first element, once.
     const std::int64_t in_base[num_in + 1] = {base_of(cuda::std::get<I>(ins), coord, a0, b0)..., 0};
     const std::int64_t out_base[num_out] = {base_of(cuda::std::get<O>(outs), coord, a0, b0)...};
-    constexpr int in_flight = Direct
+    // An edge tile's reads (with a test a slot) keep the rounds with tests: 8 of them in flight spilled 96
+    // bytes (ptxas, CUDA 13.0, the cast-transpose of bf16 x under 64 registers), and edge tiles are few.
+    constexpr int in_flight = Direct && Path == tile_path::vector_full
                                   ? S::value.tile_direct_reads_for(static_cast<int>(num_in), per_thread_slots)
                                   : S::value.tile_reads_for(static_cast<int>(num_in));
     constexpr int chunk = per_thread_slots < in_flight ? per_thread_slots : in_flight;
@@ -504,10 +515,14 @@ EW_HD void async_tile_order(std::uint64_t first, std::uint64_t step, std::uint64
 /// The tile kernel: `outs[k][x] = op(ins[0][x], ...)[k]` over plan `p`, one tile per block, grid-stride
 /// over the tiles when there are more than the grid (a launch with asynchronous copies: the resident
 /// blocks, `async_tile_order`); `smem_bytes` of dynamic shared memory hold the staged tiles and the
-/// copies' buffers. The programmatic-launch wait and trigger are the 1-D kernel's (kernel.cuh says why).
+/// copies' buffers. `DirectReads`: the kernel of the `tile_plan::direct_reads` launches (their own: no
+/// staging phase, no general path; the asynchronous copies theirs alone), so that their tile loop is not
+/// spread over the code of every path, where its instructions missed the instruction cache
+/// (docs/PERFORMANCE.md, eighteenth session and change 66). The programmatic-launch wait and trigger are
+/// the 1-D kernel's (kernel.cuh says why).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, class Shape, class S, int R, class Outs, class Ins>
+template <class Op, int Vec, class Shape, class S, int R, class Outs, class Ins, bool DirectReads>
 EW_KERNEL void __launch_bounds__(Shape::value.block_threads, Shape::value.min_blocks_per_sm)
     tile_elementwise_kernel(Op op, tile_plan<R> p, launch_shape s, Outs outs, Ins ins) {
   extern __shared__ __align__(16) unsigned char ew_tile_smem[];
@@ -516,21 +531,23 @@ EW_KERNEL void __launch_bounds__(Shape::value.block_threads, Shape::value.min_bl
   const int thread = static_cast<int>(threadIdx.x);
   auto tile_work = [&](auto& t, std::uint64_t tile, int buffer) {
     const tile_place<R> q = tile_origin(p, tile);
-    if (buffer < 0 && p.staged_inputs) {
-      t.stage(q, ew_tile_smem, thread);
-      __syncthreads();
+    if constexpr (!DirectReads) {
+      if (p.staged_inputs) {
+        t.stage(q, ew_tile_smem, thread);
+        __syncthreads();
+      }
     }
-    t.compute(q, ew_tile_smem, thread, buffer);
+    t.template compute<DirectReads>(q, ew_tile_smem, thread, buffer);
     __syncthreads();
     if (p.staged_outputs) {  // transposed outputs, from shared memory
-      t.unstage(q, ew_tile_smem, thread);
+      t.template unstage<DirectReads>(q, ew_tile_smem, thread);
       __syncthreads();
     }
   };
   auto run = [&](auto& t) {
     constexpr int stages = S::value.tile_async_stages;
-    if constexpr (stages > 0) {
-      if (p.async_smem >= 0) {  // no staged input (`direct_reads`): no staging phase
+    if constexpr (DirectReads && stages > 0) {
+      if (p.async_smem >= 0) {
         async_tile_order<stages>(
             blockIdx.x, gridDim.x, p.tiles,
             [&](std::uint64_t tile, int buffer) { t.copy(tile, buffer, ew_tile_smem, thread); },

@@ -198,7 +198,10 @@ struct nd_kernel_shapes {
   /// buffers leave (bf16 and f32 x), 0.92-0.96 compiled for 4, 0.90-0.93 on 64-side tiles (H100,
   /// 2026-12-07, docs/PERFORMANCE.md change 65b). ncu put the loss in the instruction fetch (stall
   /// `no_instruction` 29 times the hand-written kernel's: the buffered kernel's loop is larger and spread
-  /// over more code; docs/PERFORMANCE.md, eighteenth session).
+  /// over more code; docs/PERFORMANCE.md, eighteenth session). With the direct-reads launches' own kernel
+  /// form (change 66) ew's direct reads run ahead of the hand-written buffered kernel (94.5 against 98.5 us,
+  /// bf16 x [8192, 8192], ncu, H100) and its own buffered forms at 0.94 of them (the cells, nineteenth
+  /// session).
   int tile_async_stages = 0;
   /// Tiles along `b` that run side by side (tile_kernel.cuh, `tile_plan`): the blocks resident at once
   /// cover `tile_group` tiles along `b` (the input rows' direction) times the rest along `a` (the output
