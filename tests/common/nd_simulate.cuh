@@ -107,23 +107,31 @@ std::string simulate_tiles(const Op& op, const Call& call, const cuda::std::tupl
     std::fill(smem + from, smem + to, static_cast<unsigned char>(0xA5));
   };
   const auto work = [&](std::uint64_t tile, int buffer) {
-    // The kernel's form: the direct-reads launches' own (`DirectReads`), or the one with every path.
+    // The kernel's form (`tile_form_of`): the paths it compiles.
     const auto place = ew::detail::tile_origin(plan, tile);
-    if (plan.direct_reads) {
-      for (int t = 0; t < threads; ++t)
-        thread_t{op, out_ops, in_ops, plan}.template compute<true>(place, smem, t, buffer);
-      if (plan.staged_outputs) {
+    const auto phases = [&](auto form) {
+      constexpr ew::detail::tile_form f = decltype(form)::value;
+      if (f != ew::detail::tile_form::direct_reads && plan.staged_inputs) {
         for (int t = 0; t < threads; ++t)
-          thread_t{op, out_ops, in_ops, plan}.template unstage<true>(place, smem, t);
+          thread_t{op, out_ops, in_ops, plan}.template stage<f>(place, smem, t);
       }
-      return;
-    }
-    if (plan.staged_inputs) {
-      for (int t = 0; t < threads; ++t) thread_t{op, out_ops, in_ops, plan}.stage(place, smem, t);
-    }
-    for (int t = 0; t < threads; ++t) thread_t{op, out_ops, in_ops, plan}.compute(place, smem, t, buffer);
-    if (plan.staged_outputs) {  // transposed outputs: phase 3
-      for (int t = 0; t < threads; ++t) thread_t{op, out_ops, in_ops, plan}.unstage(place, smem, t);
+      for (int t = 0; t < threads; ++t)
+        thread_t{op, out_ops, in_ops, plan}.template compute<f>(place, smem, t, buffer);
+      if (plan.staged_outputs) {  // transposed outputs: phase 3
+        for (int t = 0; t < threads; ++t)
+          thread_t{op, out_ops, in_ops, plan}.template unstage<f>(place, smem, t);
+      }
+    };
+    using form = ew::detail::tile_form;
+    switch (ew::detail::tile_form_of(plan)) {
+      case form::direct_reads:
+        phases(std::integral_constant<form, form::direct_reads>{});
+        break;
+      case form::vector:
+        phases(std::integral_constant<form, form::vector>{});
+        break;
+      case form::general:
+        phases(std::integral_constant<form, form::general>{});
     }
   };
   if constexpr (thread_t::copy_stages > 0) {

@@ -102,36 +102,36 @@ struct tile_thread {
   Ins ins;
   const tile_plan<R>& p;
 
-  /// Phase 1 of the tile at `q` (`tile_origin`): every staged input's tile into `smem`.
+  /// Phase 1 of the tile at `q` (`tile_origin`): every staged input's tile into `smem`, in a launch of
+  /// form `Form` (`tile_form_of`; a `direct_reads` launch stages none).
 #pragma nv_exec_check_disable
+  template <tile_form Form>
   EW_HD void stage(const tile_place<R>& q, unsigned char* smem, int thread) {
     const unsigned t = static_cast<unsigned>(thread);
-    switch (path_of(q)) {
-      case tile_path::vector_full:
+    if constexpr (Form == tile_form::general) {
+      stage_all<tile_path::general, 1>(q, smem, t);
+    } else if constexpr (Form == tile_form::vector) {
+      if (path_of(q) == tile_path::vector_full) {
         p.stage_split == 1 ? stage_all<tile_path::vector_full, 1>(q, smem, t)
                            : stage_all<tile_path::vector_full, 2>(q, smem, t);
-        break;
-      case tile_path::vector_edge:
+      } else {
         p.stage_split == 1 ? stage_all<tile_path::vector_edge, 1>(q, smem, t)
                            : stage_all<tile_path::vector_edge, 2>(q, smem, t);
-        break;
-      default:
-        stage_all<tile_path::general, 1>(q, smem, t);
+      }
     }
   }
 
-  /// Phase 2 of the tile at `q`: the outputs, from the staged tiles and the other inputs; a transposed
-  /// output's tile into its staged tile in `smem`.
-  /// `DirectReads` (the kernel of a `tile_plan::direct_reads` launch): no input is staged and every tile
-  /// takes a vector path, so that only the full tiles' reads with no test (or from their buffer of
-  /// asynchronous copies, `buffer` >= 0: `copy`) and the edge tiles' reads with a test a slot are compiled.
+  /// Phase 2 of the tile at `q` in a launch of form `Form`: the outputs, from the staged tiles and the
+  /// other inputs; a transposed output's tile into its staged tile in `smem`. In a `direct_reads` launch
+  /// the full tiles read their inputs with no test, or from their buffer of asynchronous copies (`buffer`
+  /// >= 0: `copy`), the edge tiles with a test a slot.
 #pragma nv_exec_check_disable
-  template <bool DirectReads = false>
+  template <tile_form Form>
   EW_HD void compute(const tile_place<R>& q, unsigned char* smem, int thread, int buffer = -1) {
     const unsigned t = static_cast<unsigned>(thread);
     constexpr auto ins_seq = cuda::std::make_index_sequence<num_in>{};
     constexpr auto outs_seq = cuda::std::make_index_sequence<num_out>{};
-    if constexpr (DirectReads) {
+    if constexpr (Form == tile_form::direct_reads) {
       if (path_of(q) == tile_path::vector_full) {
         if constexpr (copy_stages > 0) {
           if (buffer >= 0) {
@@ -144,17 +144,14 @@ struct tile_thread {
       } else {
         compute_impl<tile_path::vector_edge, true, false>(q, smem, t, ins_seq, outs_seq, nullptr);
       }
-      return;
-    }
-    switch (path_of(q)) {
-      case tile_path::vector_full:
+    } else if constexpr (Form == tile_form::vector) {
+      if (path_of(q) == tile_path::vector_full) {
         compute_impl<tile_path::vector_full, false, false>(q, smem, t, ins_seq, outs_seq, nullptr);
-        break;
-      case tile_path::vector_edge:
+      } else {
         compute_impl<tile_path::vector_edge, false, false>(q, smem, t, ins_seq, outs_seq, nullptr);
-        break;
-      default:
-        compute_impl<tile_path::general, false, false>(q, smem, t, ins_seq, outs_seq, nullptr);
+      }
+    } else {
+      compute_impl<tile_path::general, false, false>(q, smem, t, ins_seq, outs_seq, nullptr);
     }
   }
 
@@ -177,26 +174,17 @@ struct tile_thread {
     }
   }
 
-  /// Phase 3 of the tile at `q` (`tile_plan::staged_outputs`): each transposed output's staged tile to
-  /// memory (`unstage_tile`); `DirectReads` as in `compute` (the vector paths only).
+  /// Phase 3 of the tile at `q` (`tile_plan::staged_outputs`) in a launch of form `Form`: each transposed
+  /// output's staged tile to memory (`unstage_tile`).
 #pragma nv_exec_check_disable
-  template <bool DirectReads = false>
+  template <tile_form Form>
   EW_HD void unstage(const tile_place<R>& q, const unsigned char* smem, int thread) {
     const unsigned t = static_cast<unsigned>(thread);
-    if constexpr (DirectReads) {
+    if constexpr (Form == tile_form::general) {
+      unstage_all<tile_path::general>(q, smem, t);
+    } else {
       path_of(q) == tile_path::vector_full ? unstage_all<tile_path::vector_full>(q, smem, t)
                                            : unstage_all<tile_path::vector_edge>(q, smem, t);
-      return;
-    }
-    switch (path_of(q)) {
-      case tile_path::vector_full:
-        unstage_all<tile_path::vector_full>(q, smem, t);
-        break;
-      case tile_path::vector_edge:
-        unstage_all<tile_path::vector_edge>(q, smem, t);
-        break;
-      default:
-        unstage_all<tile_path::general>(q, smem, t);
     }
   }
 
@@ -515,14 +503,12 @@ EW_HD void async_tile_order(std::uint64_t first, std::uint64_t step, std::uint64
 /// The tile kernel: `outs[k][x] = op(ins[0][x], ...)[k]` over plan `p`, one tile per block, grid-stride
 /// over the tiles when there are more than the grid (a launch with asynchronous copies: the resident
 /// blocks, `async_tile_order`); `smem_bytes` of dynamic shared memory hold the staged tiles and the
-/// copies' buffers. `DirectReads`: the kernel of the `tile_plan::direct_reads` launches (their own: no
-/// staging phase, no general path; the asynchronous copies theirs alone), so that their tile loop is not
-/// spread over the code of every path, where its instructions missed the instruction cache
-/// (docs/PERFORMANCE.md, eighteenth session and change 66). The programmatic-launch wait and trigger are
+/// copies' buffers. `Form`: the paths compiled (`tile_form`, `tile_form_of(p)`); the asynchronous copies
+/// are the `direct_reads` form's alone. The programmatic-launch wait and trigger are
 /// the 1-D kernel's (kernel.cuh says why).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
-template <class Op, int Vec, class Shape, class S, int R, class Outs, class Ins, bool DirectReads>
+template <class Op, int Vec, class Shape, class S, int R, class Outs, class Ins, tile_form Form>
 EW_KERNEL void __launch_bounds__(Shape::value.block_threads, Shape::value.min_blocks_per_sm)
     tile_elementwise_kernel(Op op, tile_plan<R> p, launch_shape s, Outs outs, Ins ins) {
   extern __shared__ __align__(16) unsigned char ew_tile_smem[];
@@ -531,22 +517,22 @@ EW_KERNEL void __launch_bounds__(Shape::value.block_threads, Shape::value.min_bl
   const int thread = static_cast<int>(threadIdx.x);
   auto tile_work = [&](auto& t, std::uint64_t tile, int buffer) {
     const tile_place<R> q = tile_origin(p, tile);
-    if constexpr (!DirectReads) {
+    if constexpr (Form != tile_form::direct_reads) {
       if (p.staged_inputs) {
-        t.stage(q, ew_tile_smem, thread);
+        t.template stage<Form>(q, ew_tile_smem, thread);
         __syncthreads();
       }
     }
-    t.template compute<DirectReads>(q, ew_tile_smem, thread, buffer);
+    t.template compute<Form>(q, ew_tile_smem, thread, buffer);
     __syncthreads();
     if (p.staged_outputs) {  // transposed outputs, from shared memory
-      t.template unstage<DirectReads>(q, ew_tile_smem, thread);
+      t.template unstage<Form>(q, ew_tile_smem, thread);
       __syncthreads();
     }
   };
   auto run = [&](auto& t) {
     constexpr int stages = S::value.tile_async_stages;
-    if constexpr (DirectReads && stages > 0) {
+    if constexpr (Form == tile_form::direct_reads && stages > 0) {
       if (p.async_smem >= 0) {
         async_tile_order<stages>(
             blockIdx.x, gridDim.x, p.tiles,

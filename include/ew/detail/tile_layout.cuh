@@ -75,6 +75,20 @@ struct tile_plan {
 /// `vector_tiles` launch), bounds tests only (its edge tiles), or every test (the general path).
 enum class tile_path { vector_full, vector_edge, general };
 
+/// The tile kernel's forms, each compiled with the paths of its launches alone (tile_kernel.cuh): `general`
+/// (not `tile_plan::vector_tiles`: every tile on the general path), `vector` (`vector_tiles`: full and edge
+/// tiles on the vector paths) and `direct_reads` (`tile_plan::direct_reads`: no staged input, the full
+/// tiles read directly or from asynchronous copies). One kernel of every path spread a tile's loop over
+/// the code of all, where its instructions missed the instruction cache (docs/PERFORMANCE.md, changes 66
+/// and 67).
+enum class tile_form { general, vector, direct_reads };
+
+/// The form a launch of plan `p` takes.
+template <int R>
+EW_HD constexpr tile_form tile_form_of(const tile_plan<R>& p) {
+  return p.direct_reads ? tile_form::direct_reads : p.vector_tiles ? tile_form::vector : tile_form::general;
+}
+
 /// Where a tile is: the coordinates of its batch dimensions in `coord` (0 along `a` and `b`), its first
 /// element along `a` and `b` (`a0`, `b0`) and its extents inside the shape along them (`na`, `nb`).
 // `a` and `b` stay out of `coord`: written through `coord[d]` where `d == p.b`, the compiler indexed the
