@@ -504,8 +504,8 @@ EW_HD void async_tile_order(std::uint64_t first, std::uint64_t step, std::uint64
 /// over the tiles when there are more than the grid (a launch with asynchronous copies: the resident
 /// blocks, `async_tile_order`); `smem_bytes` of dynamic shared memory hold the staged tiles and the
 /// copies' buffers. `Form`: the paths compiled (`tile_form`, `tile_form_of(p)`); the asynchronous copies
-/// are the `direct_reads` form's alone. The programmatic-launch wait and trigger are
-/// the 1-D kernel's (kernel.cuh says why).
+/// are the `direct_reads` form's alone. The programmatic-launch wait and trigger are the 1-D kernel's
+/// (kernel.cuh says why).
 #pragma nv_diagnostic push
 #pragma nv_diag_suppress 1407
 template <class Op, int Vec, class Shape, class S, int R, class Outs, class Ins, tile_form Form>
