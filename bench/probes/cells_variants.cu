@@ -48,6 +48,9 @@
 //   w32x128, w32x32, w64x256   8-byte elements in 32-side tiles of 128 threads (8 an SM), of 32 threads
 //              (32 an SM), and in 64-side tiles of 256 threads (4 an SM)
 //   w32l8      ew's tiles, 8 loads in flight (all of a 32 x 32 f64 tile's 8 a thread)
+//   w32x64o24, w32x64o8   ew's wide tiles compiled for 24 and 8 blocks an SM (probe 28)
+//   w64x128l8  8-byte elements in 64-side tiles of 128 threads, 8 loads in flight (probe 28)
+//   w32tg4, w32tg8   ew's wide tiles in groups of 4 and 8 along b (probe 28)
 //   t32x64     tiles 32 a side, 64 threads, 16 blocks an SM
 //   t64x64     tiles 64 a side, 64 threads, 16 blocks an SM
 //   t128x128   tiles 128 a side, 128 threads, 8 blocks an SM (bf16: 32 KB of shared memory a block)
@@ -195,6 +198,13 @@ EW_ND_VARIANT(w32x128, s.wide_tiles = {32, 128, 8})
 EW_ND_VARIANT(w32x32, s.wide_tiles = {32, 32, 32})
 EW_ND_VARIANT(w64x256, s.wide_tiles = {64, 256, 4})
 EW_ND_VARIANT(w32l8, s.tile_loads_in_flight = 8)
+// Probe 28 (twentieth session): ew's wide tiles compiled for 24 and 8 blocks an SM (40 and 128 registers),
+// 64-side ones of 128 threads with 8 loads in flight, ew's in groups of 4 and 8 along b.
+EW_ND_VARIANT(w32x64o24, s.wide_tiles = {32, 64, 24})
+EW_ND_VARIANT(w32x64o8, s.wide_tiles = {32, 64, 8})
+EW_ND_VARIANT(w64x128l8, s.wide_tiles = {64, 128, 8}; s.tile_loads_in_flight = 8)
+EW_ND_VARIANT(w32tg4, s.tile_group = 4)
+EW_ND_VARIANT(w32tg8, s.tile_group = 8)
 EW_ND_VARIANT(rc256, s.row_chunk_vectors = 256; s.vector_row_threads = 0)
 EW_ND_VARIANT(r256c512, s.row_block_threads = 256; s.row_chunk_vectors = 512; s.row_min_vectors = 512;
               s.vector_row_threads = 0)
@@ -331,8 +341,10 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
 #define EW_VARIANT_API extern "C" __attribute__((visibility("default"))) int
 
 // EW_CELLS_VARIANTS_BIAS_GELU_ONLY (target ew_bias_gelu_variants): probe 22's functions alone, and
-// EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY (target ew_cast_transpose_variants) the cast-transpose's alone:
-// libraries that build in a minute or two where the whole of this file takes several.
+// EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY (target ew_cast_transpose_variants) the cast-transpose's alone,
+// EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY (target ew_f64_transpose_variants) the f64 transposes' alone (probe
+// 28): libraries that build in a minute or two where the whole of this file takes half an hour (3 MB
+// against 43, small enough to carry to the device beside a test bundle).
 #if !defined(EW_CELLS_VARIANTS_BIAS_GELU_ONLY) && !defined(EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY)
 
 #define EW_VARIANTS_1D(suffix, T, v, P)                                                                     \
@@ -358,9 +370,11 @@ int add(void* y, const void* a, const void* b, std::int64_t n, cudaStream_t s) {
   EW_VARIANTS_1D(f16, __half, v, P) \
   EW_VARIANTS_1D(bf16, __nv_bfloat16, v, P)
 
+#ifndef EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY
 EW_VARIANTS_1D_ALL(tri, tri_policy)
 EW_VARIANTS_1D_ALL(nopdl, nopdl_policy)
 EW_VARIANTS_1D_ALL(t512, t512_policy)
+#endif  // EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY
 
 #define EW_LEAN_1D(suffix, T)                                                                                \
   EW_VARIANT_API ew_cells_relu_##suffix##__lean(void* y, const void* x, std::int64_t n, cudaStream_t s) {    \
@@ -380,9 +394,11 @@ EW_VARIANTS_1D_ALL(t512, t512_policy)
     return lean<T>(ew::scale_bias<T>{static_cast<C>(alpha), static_cast<C>(beta)}, y, n, s,                  \
                    static_cast<const T*>(x));                                                                \
   }
+#ifndef EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY
 EW_LEAN_1D(f32, float)
 EW_LEAN_1D(f16, __half)
 EW_LEAN_1D(bf16, __nv_bfloat16)
+#endif  // EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY
 
 #define EW_VARIANTS_ND(suffix, T, v)                                                                        \
   EW_VARIANT_API ew_cells_bias_add_##suffix##__##v(void* y, const void* x, const void* b, std::int64_t R,   \
@@ -417,6 +433,7 @@ EW_LEAN_1D(bf16, __nv_bfloat16)
   EW_VARIANTS_TRANSPOSE(u8, std::uint8_t, v) \
   EW_VARIANTS_TRANSPOSE(f64, double, v)
 
+#ifndef EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY
 EW_VARIANTS_ROWS(gather)
 EW_VARIANTS_ROWS(row256)
 EW_VARIANTS_ROWS(rowu4)
@@ -486,14 +503,20 @@ EW_VARIANTS_RELU_ND(bf16, __nv_bfloat16, vr256u2)
 EW_VARIANTS_ADD_ND(f32, float, vr128u2)
 EW_VARIANTS_ADD_ND(bf16, __nv_bfloat16, vr128u2)
 EW_VARIANTS_ADD_ND(u8, std::uint8_t, vr128u2)
+#endif  // EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY
 EW_VARIANTS_TRANSPOSE(f64, double, w64x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x128)
 EW_VARIANTS_TRANSPOSE(f64, double, w32x32)
 EW_VARIANTS_TRANSPOSE(f64, double, w64x256)
 EW_VARIANTS_TRANSPOSE(f64, double, w32l8)
+EW_VARIANTS_TRANSPOSE(f64, double, w32x64o24)
+EW_VARIANTS_TRANSPOSE(f64, double, w32x64o8)
+EW_VARIANTS_TRANSPOSE(f64, double, w64x128l8)
+EW_VARIANTS_TRANSPOSE(f64, double, w32tg4)
+EW_VARIANTS_TRANSPOSE(f64, double, w32tg8)
 #endif  // neither EW_CELLS_VARIANTS_BIAS_GELU_ONLY nor EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY
 
-#ifndef EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY
+#if !defined(EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY) && !defined(EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY)
 
 // Probe 22: torch_fused_cells.py's bias + GELU over [8192, 8192] (--variant-lib) under the vector-row
 // kernel's other shapes and the row kernel.
@@ -525,9 +548,9 @@ EW_VARIANT_API ew_cells_bias_gelu_f32__erfc(void* y, const void* x, const void* 
       s);
 }
 
-#endif  // EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY
+#endif  // neither EW_CELLS_VARIANTS_CAST_TRANSPOSE_ONLY nor EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY
 
-#ifndef EW_CELLS_VARIANTS_BIAS_GELU_ONLY
+#if !defined(EW_CELLS_VARIANTS_BIAS_GELU_ONLY) && !defined(EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY)
 // torch_fused_cells.py's cast-transpose (--variant-lib; cell_ops.cuh's `cast_transpose`: y8 [M, N] and
 // yt8 [N, M] = e4m3(x * scale), the amax overwritten) under the tile kernel's other shapes: t64x128
 // (ew's tiles before change 64), t128x256m5 (5 blocks an SM: 48 registers), t128x256m6l2 (6 an SM, 2
@@ -581,7 +604,7 @@ EW_LAUNCH_VARIANT(rw2, l.reduction_waves = 2)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH_UNDER(ob32, launch_variant_policy<ob32_launch>)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH_UNDER(rw1, launch_variant_policy<rw1_launch>)
 EW_VARIANTS_CAST_TRANSPOSE_BOTH_UNDER(rw2, launch_variant_policy<rw2_launch>)
-#endif  // EW_CELLS_VARIANTS_BIAS_GELU_ONLY
+#endif  // neither EW_CELLS_VARIANTS_BIAS_GELU_ONLY nor EW_CELLS_VARIANTS_F64_TRANSPOSES_ONLY
 
 /// Why the calling thread's last failed ew call failed (ew::last_error_message()).
 extern "C" __attribute__((visibility("default"))) const char* ew_cells_last_error() {
