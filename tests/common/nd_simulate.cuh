@@ -122,17 +122,7 @@ std::string simulate_tiles(const Op& op, const Call& call, const cuda::std::tupl
           thread_t{op, out_ops, in_ops, plan}.template unstage<f>(place, smem, t);
       }
     };
-    using form = ew::detail::tile_form;
-    switch (ew::detail::tile_form_of(plan)) {
-      case form::direct_reads:
-        phases(std::integral_constant<form, form::direct_reads>{});
-        break;
-      case form::vector:
-        phases(std::integral_constant<form, form::vector>{});
-        break;
-      case form::general:
-        phases(std::integral_constant<form, form::general>{});
-    }
+    ew::detail::visit_tile_form(plan, phases);
   };
   if constexpr (thread_t::copy_stages > 0) {
     if (plan.async_smem >= 0) {

@@ -56,45 +56,37 @@ cudaError_t launch_tiles(const launch_args& args, const Call& call, const Op& op
   std::size_t smem = call.smem_bytes;
   std::uint64_t blocks = call.tile.tiles;
   if (blocks > 0x7fffffffu) blocks = 0x7fffffffu;
-  const auto launch = [&](auto form) {
-    constexpr auto kernel = &tile_elementwise_kernel<Op, Vec, tile_shape, Shapes, Call::rank, outs_t, ins_t,
-                                                     decltype(form)::value>;
-    return launch_kernel<kernel>(
-        args, plan, launch_shape{static_cast<std::size_t>(blocks), static_cast<std::size_t>(threads)}, op,
-        tile_outs, tile_ins, stream, smem);
-  };
-  switch (tile_form_of(plan)) {
-    case tile_form::direct_reads:
-      if constexpr (Shapes::value.tile_direct_reads > 0) {
+  return visit_tile_form(plan, [&](auto form) -> cudaError_t {
+    constexpr tile_form Form = decltype(form)::value;
+    if constexpr (Form == tile_form::direct_reads && Shapes::value.tile_direct_reads == 0) {
+      // plan.cuh sets direct_reads only under shapes with them; this form is not compiled without.
+      return fail(cudaErrorUnknown, "ew: internal error: a direct-reads tile plan under shapes without them");
+    } else {
+      constexpr auto kernel =
+          &tile_elementwise_kernel<Op, Vec, tile_shape, Shapes, Call::rank, outs_t, ins_t, Form>;
+      if constexpr (Form == tile_form::direct_reads && thread_t::copy_stages > 0) {
         // Asynchronous copies where the image and the device take them.
-        if constexpr (thread_t::copy_stages > 0) {
-          constexpr auto kernel = &tile_elementwise_kernel<Op, Vec, tile_shape, Shapes, Call::rank, outs_t,
-                                                           ins_t, tile_form::direct_reads>;
-          std::size_t max_smem = 0;
-          cudaError_t err = query_async_smem<kernel>(args.device, max_smem);
-          int per_sm = 0;
-          if (err == cudaSuccess) smem = thread_t::plan_copies(plan, smem, max_smem);
-          if (err == cudaSuccess && plan.async_smem >= 0)
-            err = query_resident_blocks<kernel>(args.device, threads, smem, per_sm);
-          if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
-          if (plan.async_smem >= 0 && per_sm > 0) {  // the resident blocks loop over the tiles
-            const std::uint64_t resident =
-                static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(args.facts.sm_count);
-            if (blocks > resident) blocks = resident;
-          } else if (plan.async_smem >= 0) {  // no block fits: direct reads
-            plan.async_smem = -1;
-            smem = call.smem_bytes;
-          }
+        std::size_t max_smem = 0;
+        cudaError_t err = query_async_smem<kernel>(args.device, max_smem);
+        int per_sm = 0;
+        if (err == cudaSuccess) smem = thread_t::plan_copies(plan, smem, max_smem);
+        if (err == cudaSuccess && plan.async_smem >= 0)
+          err = query_resident_blocks<kernel>(args.device, threads, smem, per_sm);
+        if (err != cudaSuccess) return fail(err, cudaGetErrorString(err));
+        if (plan.async_smem >= 0 && per_sm > 0) {  // the resident blocks loop over the tiles
+          const std::uint64_t resident =
+              static_cast<std::uint64_t>(per_sm) * static_cast<std::uint64_t>(args.facts.sm_count);
+          if (blocks > resident) blocks = resident;
+        } else if (plan.async_smem >= 0) {  // no block fits: direct reads
+          plan.async_smem = -1;
+          smem = call.smem_bytes;
         }
-        return launch(cuda::std::integral_constant<tile_form, tile_form::direct_reads>{});
       }
-      break;
-    case tile_form::vector:
-      return launch(cuda::std::integral_constant<tile_form, tile_form::vector>{});
-    case tile_form::general:
-      return launch(cuda::std::integral_constant<tile_form, tile_form::general>{});
-  }
-  return fail(cudaErrorUnknown, "ew: internal error: a direct-reads tile plan under shapes without them");
+      return launch_kernel<kernel>(
+          args, plan, launch_shape{static_cast<std::size_t>(blocks), static_cast<std::size_t>(threads)}, op,
+          tile_outs, tile_ins, stream, smem);
+    }
+  });
 }
 
 /// A policy's N-dimensional kernel shapes for `Op`, as the kernels take them (`value`).

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <cstring>
 
+#include <cuda/std/type_traits>
 #include <cuda_pipeline_primitives.h>
 #include <nv/target>
 
@@ -87,6 +88,21 @@ enum class tile_form { general, vector, direct_reads };
 template <int R>
 EW_HD constexpr tile_form tile_form_of(const tile_plan<R>& p) {
   return p.direct_reads ? tile_form::direct_reads : p.vector_tiles ? tile_form::vector : tile_form::general;
+}
+
+/// Calls `f` with the form of plan `p` as a type (`cuda::std::integral_constant<tile_form, F>`), so that
+/// the launch (dispatch_nd.cuh) and the host tests' simulation of it take the kernel of that form alone
+/// from one switch; `f` returns the same type for every form.
+template <int R, class F>
+constexpr decltype(auto) visit_tile_form(const tile_plan<R>& p, F&& f) {
+  switch (tile_form_of(p)) {
+    case tile_form::direct_reads:
+      return f(cuda::std::integral_constant<tile_form, tile_form::direct_reads>{});
+    case tile_form::vector:
+      return f(cuda::std::integral_constant<tile_form, tile_form::vector>{});
+    default:
+      return f(cuda::std::integral_constant<tile_form, tile_form::general>{});
+  }
 }
 
 /// Where a tile is: the coordinates of its batch dimensions in `coord` (0 along `a` and `b`), its first
