@@ -92,7 +92,8 @@ EW_HD constexpr tile_form tile_form_of(const tile_plan<R>& p) {
 
 /// Calls `f` with the form of plan `p` as a type (`cuda::std::integral_constant<tile_form, F>`), so that
 /// the launch (dispatch_nd.cuh) and the host tests' simulation of it take the kernel of that form alone
-/// from one switch; `f` returns the same type for every form.
+/// from one switch; `f` returns the same type for every form. (Each form a case of its own, no `default`:
+/// a form added to `tile_form` and not here is a -Wswitch warning.)
 template <int R, class F>
 constexpr decltype(auto) visit_tile_form(const tile_plan<R>& p, F&& f) {
   switch (tile_form_of(p)) {
@@ -100,9 +101,10 @@ constexpr decltype(auto) visit_tile_form(const tile_plan<R>& p, F&& f) {
       return f(cuda::std::integral_constant<tile_form, tile_form::direct_reads>{});
     case tile_form::vector:
       return f(cuda::std::integral_constant<tile_form, tile_form::vector>{});
-    default:
-      return f(cuda::std::integral_constant<tile_form, tile_form::general>{});
+    case tile_form::general:
+      break;
   }
+  return f(cuda::std::integral_constant<tile_form, tile_form::general>{});
 }
 
 /// Where a tile is: the coordinates of its batch dimensions in `coord` (0 along `a` and `b`), its first
