@@ -27,19 +27,15 @@
 #include "kernel.cuh"
 #include "nd_kernel.cuh"
 #include "side_reduction.cuh"
+#include "tile_copies.cuh"
 #include "tile_layout.cuh"
+#include "tile_slots.cuh"
 #include "tile_stage.cuh"
 #include "tuning.cuh"
 #include "vector_access.cuh"
 
 namespace ew {
 namespace detail {
-
-/// Whether a tile operand is an array (`tile_array`), not the index, coordinates or a constant.
-template <class T>
-inline constexpr bool is_tile_array_v = false;
-template <class T, int R>
-inline constexpr bool is_tile_array_v<tile_array<T, R>> = true;
 
 /// What one thread of a tile block does (`Vec` elements per output access, tiles and blocks of
 /// `Shape::value`, a `tuning::tile_shape`, the other shapes `S::value`, a `tuning::nd_kernel_shapes`); `Outs`
@@ -55,46 +51,14 @@ struct tile_thread {
   template <std::size_t K>
   using out_t = typename cuda::std::tuple_element_t<K, Outs>::value_type;
 
-  /// Buffers of asynchronous copies (`nd_kernel_shapes::tile_async_stages`), and for input `K` the bytes
-  /// of its tile in one (an array's `side` rows of `side` elements; none for the index or a constant), its
-  /// offset in a buffer and a buffer's bytes.
-  static constexpr int copy_stages = S::value.tile_async_stages;
-  static constexpr unsigned tile_elements = static_cast<unsigned>(side) * static_cast<unsigned>(side);
-  template <std::size_t K>
-  static constexpr unsigned copied_bytes = is_tile_array_v<cuda::std::tuple_element_t<K, Ins>>
-                                               ? sizeof(in_t<K>) * tile_elements
-                                               : 0u;
-  template <std::size_t... J>
-  static constexpr unsigned sum_copied_bytes(cuda::std::index_sequence<J...>) {
-    return (0u + ... + copied_bytes<J>);
-  }
-  template <std::size_t K>
-  static constexpr unsigned copied_offset = sum_copied_bytes(cuda::std::make_index_sequence<K>{});
-  static constexpr unsigned copied_stage_bytes = copied_offset<num_in>;
-  /// Whether every array input's vectors are pieces that cp.async copies (4, 8 or 16 bytes).
-  template <std::size_t... J>
-  static constexpr bool copies_pieces(cuda::std::index_sequence<J...>) {
-    return ((!is_tile_array_v<cuda::std::tuple_element_t<J, Ins>> || sizeof(in_t<J>) * Vec == 4 ||
-             sizeof(in_t<J>) * Vec == 8 || sizeof(in_t<J>) * Vec == 16) &&
-            ...);
-  }
-
+  // The buffers of asynchronous copies and the copies (tile_copies.cuh).
+  using copies = tile_copies<Vec, side, threads, R, S::value.tile_async_stages, Ins>;
+  static constexpr int copy_stages = copies::copy_stages;
+  static constexpr unsigned copied_stage_bytes = copies::copied_stage_bytes;
   /// The dynamic shared memory of a launch of plan `p` whose staged tiles take `smem` bytes, with the
-  /// buffers of asynchronous copies where the plan reads directly (`tile_plan::direct_reads`), the shapes
-  /// ask for buffers and they fit `max_smem` (0 where the kernel's image has no cp.async:
-  /// `query_async_smem`); `p.async_smem` says where they begin, -1 without them.
+  /// buffers of asynchronous copies where they fit `max_smem` (`tile_copies::plan_copies`).
   static std::size_t plan_copies(tile_plan<R>& p, std::size_t smem, std::size_t max_smem) {
-    p.async_smem = -1;
-    if constexpr (copy_stages > 0 && copied_stage_bytes > 0 &&
-                  copies_pieces(cuda::std::make_index_sequence<num_in>{})) {
-      const std::size_t base = (smem + 15) / 16 * 16;
-      const std::size_t total = base + static_cast<std::size_t>(copy_stages) * copied_stage_bytes;
-      if (p.direct_reads && total <= max_smem) {
-        p.async_smem = static_cast<int>(base);
-        return total;
-      }
-    }
-    return smem;
+    return copies::plan_copies(p, smem, max_smem);
   }
 
   Op op;
@@ -166,8 +130,8 @@ struct tile_thread {
       if (tile < p.tiles) {
         const tile_place<R> q = tile_origin(p, tile);
         if (path_of(q) == tile_path::vector_full) {
-          copy_all(q, copied_buffer(smem, buffer), static_cast<unsigned>(thread),
-                   cuda::std::make_index_sequence<num_in>{});
+          copies::copy_all(ins, q, p.rank, copied_buffer(smem, buffer), static_cast<unsigned>(thread),
+                           cuda::std::make_index_sequence<num_in>{});
         }
       }
       async_commit();
@@ -201,28 +165,6 @@ struct tile_thread {
   EW_HD unsigned char* copied_buffer(unsigned char* smem, int buffer) const {
     return smem + p.async_smem + static_cast<unsigned>(buffer) * copied_stage_bytes;
   }
-  template <std::size_t... I>
-  EW_HD void copy_all(const tile_place<R>& q, unsigned char* buffer, unsigned thread,
-                      cuda::std::index_sequence<I...>) {
-    (copy_one(cuda::std::get<I>(ins), q, buffer + copied_offset<I>, thread), ...);
-  }
-  template <class In>
-  EW_HD void copy_one(const In&, const tile_place<R>&, unsigned char*, unsigned) {}
-  template <class T>
-  EW_HD void copy_one(const tile_array<const T, R>& in, const tile_place<R>& q, unsigned char* to,
-                      unsigned thread) {
-    constexpr unsigned piece = static_cast<unsigned>(sizeof(T)) * Vec;
-    constexpr int rounds = per_thread_slots;
-    const T* first = in.ptr + base_of(in, q.coord, q.a0, q.b0);
-    EW_DETAIL_UNROLL
-    for (int k = 0; k < rounds; ++k) {
-      const compute_slot c = slot_of<tile_path::vector_full>(thread, k, side, side);
-      if (c.active) {
-        async_copy<piece>(to + (c.bl * side + c.al) * sizeof(T),
-                          first + (static_cast<int>(c.bl) * static_cast<int>(in.b) + static_cast<int>(c.al)));
-      }
-    }
-  }
 #pragma nv_exec_check_disable
   template <tile_path Path, int Split>
   EW_HD void stage_all(const tile_place<R>& q, unsigned char* smem, unsigned t) {
@@ -242,128 +184,13 @@ struct tile_thread {
     stage_tile<Path, Split, side, threads, S::value.tile_loads_in_flight>(in, q, p, smem, thread);
   }
 
-  /// Where a thread's compute slot `k` is in the tile: row `bl` (along `b`), first element `al` along `a`,
-  /// `n` elements inside the tile, and whether it is one (`active`).
-  struct compute_slot {
-    unsigned bl, al;
-    int n;
-    bool active;
-  };
-  static constexpr unsigned per_row = side / Vec;
-  static constexpr unsigned compute_slots = side * per_row;
-  static constexpr int per_thread_slots = static_cast<int>((compute_slots + threads - 1) / threads);
+  // A thread's compute slots of a tile, and their reads and writes (tile_slots.cuh).
+  using slots = tile_slots<Vec, side, threads, R>;
+  using compute_slot = typename slots::compute_slot;
+  static constexpr int per_thread_slots = slots::per_thread_slots;
   template <tile_path Path>
   EW_HD static compute_slot slot_of(unsigned thread, int k, int na, int nb) {
-    const unsigned s = thread + static_cast<unsigned>(k * threads);
-    // With whole rows a pass (`threads % per_row == 0`), slot `thread + k * threads` is `thread`'s column,
-    // `k * threads / per_row` rows further: constant steps from the thread's first slot.
-    const unsigned bl = threads % per_row == 0
-                            ? thread / per_row + static_cast<unsigned>(k) * (threads / per_row)
-                            : s / per_row;
-    const unsigned al = (threads % per_row == 0 ? thread : s) % per_row * Vec;
-    if constexpr (Path == tile_path::vector_full) {  // `k` past the thread's slots: a last, short chunk
-      return {bl, al, Vec, k < per_thread_slots && (compute_slots % threads == 0 || s < compute_slots)};
-    } else if constexpr (Path == tile_path::vector_edge) {  // `na` whole vectors (`vector_tiles`)
-      return {bl, al, Vec, s < compute_slots && static_cast<int>(bl) < nb && static_cast<int>(al) < na};
-    } else {
-      const int n = na - static_cast<int>(al) < Vec ? na - static_cast<int>(al) : Vec;
-      return {bl, al, n, s < compute_slots && static_cast<int>(bl) < nb && n > 0};
-    }
-  }
-
-  // The vectors of slots k0 to k0 + Chunk - 1 of an input: from its staged tile, or from memory at
-  // `in.ptr + base` (the tile's first element) plus the slot's offset (32 bits on the vector paths).
-  // `Direct` (`tile_plan::direct_reads`): every slot's vector is whole and aligned, read from memory with
-  // no test but the slot's own (none in a full tile), so that the chunk's loads issue in one straight
-  // run. The form with a test a slot merged its paths' results element by element: 8 bf16 vectors in
-  // flight took 64 registers of 16-bit halves and spilled 124 bytes (ptxas, CUDA 13.0); this form holds
-  // them as 32 registers of words.
-  // `Copied`: the full tile's vectors from its buffer of asynchronous copies at `copied` instead, where
-  // the copy of slot (bl, al) lies at `(bl * side + al) * sizeof(T)` (`copy_one`).
-  template <tile_path Path, bool Direct, bool Copied, int Chunk, class T>
-  EW_HD void read(const tile_array<const T, R>& in, std::int64_t base, const unsigned char* smem,
-                  unsigned thread, int k0, int na, int nb, cuda::std::array<vector_word<T, Vec>, Chunk>& u,
-                  const unsigned char* copied) const {
-    if constexpr (Copied) {
-      EW_DETAIL_UNROLL
-      for (int k = 0; k < Chunk; ++k) {
-        const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
-        if (c.active) {
-          const unsigned char* at = copied + (c.bl * side + c.al) * sizeof(T);
-          if constexpr (uses_word_v<T, Vec>) {
-            u[k].word = smem_get<typename raw_word<sizeof(T) * Vec>::type>(at);
-          } else {
-            EW_DETAIL_UNROLL
-            for (int j = 0; j < Vec; ++j) u[k].elements.v[j] = smem_get<T>(at + j * sizeof(T));
-          }
-        }
-      }
-      return;
-    }
-    if constexpr (Direct) {
-      const T* first = in.ptr + base;
-      EW_DETAIL_UNROLL
-      for (int k = 0; k < Chunk; ++k) {
-        const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
-        if (c.active) {
-          u[k] = load_vector<Vec>(first +
-                                  (static_cast<int>(c.bl) * static_cast<int>(in.b) + static_cast<int>(c.al)));
-        }
-      }
-      return;
-    }
-    if (in.smem >=
-        0) {  // `Vec` elements along `a` of row `bl`, one shared-memory load where they make a word
-      using L = staged_layout<T, side>;
-      const unsigned char* tile = smem + in.smem;
-      EW_DETAIL_UNROLL
-      for (int k = 0; k < Chunk; ++k) {
-        const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
-        if (!c.active) continue;
-        if constexpr (uses_word_v<T, Vec> && Vec % L::pack == 0 && sizeof(T) * Vec <= 16) {
-          u[k].word = smem_get<typename raw_word<sizeof(T) * Vec>::type>(tile + L::byte_offset(c.bl, c.al));
-        } else {
-          EW_DETAIL_UNROLL
-          for (int j = 0; j < Vec; ++j)
-            u[k].elements.v[j] = smem_get<T>(tile + L::byte_offset(c.bl, c.al + j));
-        }
-      }
-      return;
-    }
-    const T* first = in.ptr + base;
-    EW_DETAIL_UNROLL
-    for (int k = 0; k < Chunk; ++k) {
-      const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
-      if (!c.active) continue;
-      const T* q = Path != tile_path::general ? first + (static_cast<int>(c.bl) * static_cast<int>(in.b) +
-                                                         static_cast<int>(c.al) * static_cast<int>(in.a))
-                                              : first + c.bl * in.b + c.al * in.a;
-      if (c.n == Vec && in.a == 1 && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * Vec) == 0) {
-        u[k] = load_vector<Vec>(q);
-      } else {
-        EW_DETAIL_UNROLL
-        for (int j = 0; j < Vec; ++j) u[k].elements.v[j] = j < c.n ? q[j * in.a] : T{};
-      }
-    }
-  }
-  template <tile_path Path, bool Direct, bool Copied, int Chunk>
-  EW_HD void read(const tile_affine<R>& in, std::int64_t base, const unsigned char*, unsigned thread, int k0,
-                  int na, int nb, cuda::std::array<vector_word<std::int64_t, Vec>, Chunk>& u,
-                  const unsigned char*) const {
-    EW_DETAIL_UNROLL
-    for (int k = 0; k < Chunk; ++k) {
-      const compute_slot c = slot_of<Path>(thread, k0 + k, na, nb);
-      const std::int64_t first = base + c.bl * in.b + c.al * in.a;
-      EW_DETAIL_UNROLL
-      for (int j = 0; j < Vec; ++j) u[k].elements.v[j] = first + j * in.a;
-    }
-  }
-  template <tile_path Path, bool Direct, bool Copied, int Chunk, class Uniform>
-  EW_HD void read(const tile_uniform<Uniform>& in, std::int64_t, const unsigned char*, unsigned, int, int,
-                  int, cuda::std::array<vector_word<typename Uniform::value_type, Vec>, Chunk>& u,
-                  const unsigned char*) const {
-    EW_DETAIL_UNROLL
-    for (int k = 0; k < Chunk; ++k) u[k] = in.u.template vector<Vec>(0);
+    return slots::template slot_of<Path>(thread, k, na, nb);
   }
 
 #pragma nv_exec_check_disable
@@ -388,9 +215,9 @@ struct tile_thread {
     for (int k0 = 0; k0 < per_thread_slots; k0 += chunk) {
       cuda::std::tuple<cuda::std::array<vector_word<in_t<I>, Vec>, chunk>...> loaded;
       // Every read of the chunk first, input by input.
-      (read<Path, Direct, Copied, chunk>(cuda::std::get<I>(ins), in_base[I], smem, thread, k0, na, nb,
-                                         cuda::std::get<I>(loaded),
-                                         Copied ? copied + copied_offset<I> : copied),
+      (slots::template read<Path, Direct, Copied, chunk>(
+           cuda::std::get<I>(ins), in_base[I], smem, thread, k0, na, nb, cuda::std::get<I>(loaded),
+           Copied ? copied + copies::template copied_offset<I> : copied),
        ...);
       EW_DETAIL_UNROLL
       for (int k = 0; k < chunk; ++k) {
@@ -416,8 +243,8 @@ struct tile_thread {
               }
             }
           }
-          (write<Path>(cuda::std::get<O>(outs), out_base[O], smem, c.bl, c.al, c.n,
-                       cuda::std::get<O>(results)),
+          (slots::template write<Path>(cuda::std::get<O>(outs), out_base[O], smem, c.bl, c.al, c.n,
+                                       cuda::std::get<O>(results)),
            ...);
         }
       }
@@ -437,44 +264,6 @@ struct tile_thread {
   EW_HD std::int64_t base_of(const tile_uniform<Uniform>&, const std::int64_t (&)[R], std::int64_t,
                              std::int64_t) const {
     return 0;
-  }
-
-  template <tile_path Path, class T>
-  EW_HD void write(const tile_array<T, R>& o, std::int64_t base, unsigned char* smem, unsigned bl,
-                   unsigned al, int n, const vector_word<T, Vec>& w) const {
-    if (o.smem >=
-        0) {  // a transposed output: into its staged tile, as a staged input lies (phase 3 stores it)
-      using L = staged_layout<T, side>;
-      unsigned char* tile = smem + o.smem;
-      if constexpr (uses_word_v<T, Vec> && Vec % L::pack == 0 && sizeof(T) * Vec <= 16) {
-        if (n == Vec) {
-          smem_put(tile + L::byte_offset(bl, al), w.word);
-          return;
-        }
-      }
-      EW_DETAIL_UNROLL
-      for (int j = 0; j < Vec; ++j) {
-        if (j < n) smem_put(tile + L::byte_offset(bl, al + static_cast<unsigned>(j)), w.elements.v[j]);
-      }
-      return;
-    }
-    if constexpr (Path != tile_path::general) {  // `vector_tiles`: aligned, whole vectors, 32-bit offsets
-      store_vector<Vec>(o.ptr + base + (static_cast<int>(bl) * static_cast<int>(o.b) + static_cast<int>(al)),
-                        w);
-      return;
-    }
-    T* q = o.ptr + base + bl * o.b + al;
-    if (n == Vec && reinterpret_cast<std::uintptr_t>(q) % (sizeof(T) * Vec) == 0) {
-      store_vector<Vec>(q, w);
-    } else {
-      EW_DETAIL_UNROLL
-      for (int j = 0; j < Vec; ++j) {
-        if (j < n) {
-          observe_access(q + j, sizeof(T), true);
-          q[j] = w.elements.v[j];
-        }
-      }
-    }
   }
 };
 
