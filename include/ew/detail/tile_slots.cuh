@@ -67,7 +67,7 @@ struct tile_slots {
   // flight took 64 registers of 16-bit halves and spilled 124 bytes (ptxas, CUDA 13.0); this form holds
   // them as 32 registers of words.
   // `Copied`: the full tile's vectors from its buffer of asynchronous copies at `copied` instead, where
-  // the copy of slot (bl, al) lies at `(bl * side + al) * sizeof(T)` (`copy_one`).
+  // the copy of slot (bl, al) lies at `(bl * side + al) * sizeof(T)` (`tile_copies::copy_one`).
   template <tile_path Path, bool Direct, bool Copied, int Chunk, class T>
   EW_HD static void read(const tile_array<const T, R>& in, std::int64_t base, const unsigned char* smem,
                          unsigned thread, int k0, int na, int nb,
