@@ -171,8 +171,8 @@ inline constexpr bool reduces_by_keys_v = R::monotone && sizeof(T) == 4;
 /// `order_key` by one `redux.sync` (sm_80 on), one shared word a warp, warp 0's `redux.sync` over them, and
 /// the value of the largest key: `R`'s result exactly, a NaN the canonical one that `atomic_combine` and
 /// `order_key` make of every NaN anyway. The shuffle tree took five rounds of a shuffle under a computed
-/// mask and a float maximum with its NaN and signed-zero tests (about 190 instructions in the fused FP8
-/// quantize's block end, CUDA 13.0, sm_90); this takes about 20.
+/// mask and a float maximum with its NaN and signed-zero tests: the fused FP8 quantize's block end was 263
+/// instructions to the atomic, and is 60 this way (CUDA 13.0, sm_90; docs/PERFORMANCE.md, change 68).
 template <class R, class T>
 __device__ __forceinline__ T block_reduce_keys(T v) {
   __shared__ unsigned warp_key[32];

@@ -15,7 +15,6 @@
 
 #include "../functor.cuh"
 #include "config.cuh"
-#include "nd_kernel.cuh"
 #include "tile_layout.cuh"
 #include "tile_slots.cuh"
 #include "tile_stage.cuh"
@@ -99,7 +98,7 @@ struct tile_copies {
                              unsigned char* to, unsigned thread) {
     constexpr unsigned piece = static_cast<unsigned>(sizeof(T)) * Vec;
     constexpr int rounds = slots::per_thread_slots;
-    const T* first = in.ptr + (row_offset(in.stride, q.coord, rank) + q.a0 * in.a + q.b0 * in.b);
+    const T* first = in.ptr + slots::base_of(in, q.coord, q.a0, q.b0, rank);
     EW_DETAIL_UNROLL
     for (int k = 0; k < rounds; ++k) {
       const typename slots::compute_slot c =

@@ -203,8 +203,10 @@ struct tile_thread {
     const int na = Path == tile_path::vector_full ? side : q.na;
     const int nb = Path == tile_path::vector_full ? side : q.nb;
     // Each operand's offset of the tile's first element, once.
-    const std::int64_t in_base[num_in + 1] = {base_of(cuda::std::get<I>(ins), coord, a0, b0)..., 0};
-    const std::int64_t out_base[num_out] = {base_of(cuda::std::get<O>(outs), coord, a0, b0)...};
+    const std::int64_t in_base[num_in + 1] = {
+        slots::base_of(cuda::std::get<I>(ins), coord, a0, b0, p.rank)..., 0};
+    const std::int64_t out_base[num_out] = {
+        slots::base_of(cuda::std::get<O>(outs), coord, a0, b0, p.rank)...};
     // An edge tile's reads (with a test a slot) keep the rounds with tests: 8 of them in flight spilled 96
     // bytes (ptxas, CUDA 13.0, the cast-transpose of bf16 x under 64 registers), and edge tiles are few.
     constexpr int in_flight = Direct && Path == tile_path::vector_full
@@ -249,21 +251,6 @@ struct tile_thread {
         }
       }
     }
-  }
-
-  template <class T>
-  EW_HD std::int64_t base_of(const tile_array<T, R>& o, const std::int64_t (&coord)[R], std::int64_t a0,
-                             std::int64_t b0) const {
-    return row_offset(o.stride, coord, p.rank) + a0 * o.a + b0 * o.b;
-  }
-  EW_HD std::int64_t base_of(const tile_affine<R>& o, const std::int64_t (&coord)[R], std::int64_t a0,
-                             std::int64_t b0) const {
-    return row_offset(o.stride, coord, p.rank) + a0 * o.a + b0 * o.b;
-  }
-  template <class Uniform>
-  EW_HD std::int64_t base_of(const tile_uniform<Uniform>&, const std::int64_t (&)[R], std::int64_t,
-                             std::int64_t) const {
-    return 0;
   }
 };
 

@@ -16,6 +16,7 @@
 
 #include "../functor.cuh"
 #include "config.cuh"
+#include "nd_kernel.cuh"
 #include "tile_layout.cuh"
 #include "tile_stage.cuh"
 #include "vector_access.cuh"
@@ -40,6 +41,22 @@ struct tile_slots {
   static constexpr unsigned per_row = side / Vec;
   static constexpr unsigned compute_slots = side * per_row;
   static constexpr int per_thread_slots = static_cast<int>((compute_slots + threads - 1) / threads);
+  /// An operand's offset of the tile's first element (`a0` along `a`, `b0` along `b`, the batch
+  /// coordinates `coord` of a launch of rank `rank`): the base every slot's offset is taken from.
+  template <class T>
+  EW_HD static std::int64_t base_of(const tile_array<T, R>& o, const std::int64_t (&coord)[R],
+                                    std::int64_t a0, std::int64_t b0, int rank) {
+    return row_offset(o.stride, coord, rank) + a0 * o.a + b0 * o.b;
+  }
+  EW_HD static std::int64_t base_of(const tile_affine<R>& o, const std::int64_t (&coord)[R], std::int64_t a0,
+                                    std::int64_t b0, int rank) {
+    return row_offset(o.stride, coord, rank) + a0 * o.a + b0 * o.b;
+  }
+  template <class Uniform>
+  EW_HD static std::int64_t base_of(const tile_uniform<Uniform>&, const std::int64_t (&)[R], std::int64_t,
+                                    std::int64_t, int) {
+    return 0;
+  }
   template <tile_path Path>
   EW_HD static compute_slot slot_of(unsigned thread, int k, int na, int nb) {
     const unsigned s = thread + static_cast<unsigned>(k * threads);
