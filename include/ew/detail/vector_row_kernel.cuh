@@ -34,23 +34,24 @@
 #include "launch_shape.cuh"
 #include "vector_access.cuh"
 #include "vector_row_access.cuh"
+#include "vector_row_inputs.cuh"
 #include "vector_row_plan.cuh"
 
 namespace ew {
 namespace detail {
 
-/// What one thread of a vector-row launch does (`Vec` elements a vector, `Unroll` vectors); `Ins` a tuple
-/// of gather operands and uniform 1-D operands. `Set` (`0 <= Set < 2^n` for `n` arrays): the body for the
-/// broadcast arrays `subset_of(Set, array_bits)` only, which `p.broadcast` must name; -1: every body, the
-/// one for `p.broadcast` chosen at run time. `Form` (`p.form`, vector_row_plan.cuh): `split`, rows that
-/// are not whole vectors or padded outputs over their memory, an input along the rows loaded as a vector
-/// where its address is a whole vector and from the two whole vectors around it where not (`along`), and
-/// a vector that ends in the padding, the next row or past the last element done element by element
-/// (`edge`); `wrap`, short dense rows that are not whole vectors, every vector the same way, an input along
-/// the rows element by element from its row and the next (`wrapped`), one broadcast along them as its two
-/// rows' elements, only the launch's last vector, if short, element by element; `pitched`, rows of whole
-/// vectors into padded outputs, as `whole` over the rows' elements, each vector stored at its row's pitch
-/// in pieces (`store_vector_pieces`).
+/// What one thread of a vector-row launch does (`Vec` elements a vector, `Unroll` vectors); `Ins` a tuple of
+/// gather operands and uniform 1-D operands, read through `vector_row_inputs` (vector_row_inputs.cuh). `Set`
+/// (`0 <= Set < 2^n` for `n` arrays): the body for the broadcast arrays `subset_of(Set, array_bits)` only,
+/// which `p.broadcast` must name; -1: every body, the one for `p.broadcast` chosen at run time. `Form`
+/// (`p.form`, vector_row_plan.cuh): `split`, rows that are not whole vectors or padded outputs over their
+/// memory, an input along the rows loaded as a vector where its address is a whole vector and from the two
+/// whole vectors around it where not, and a vector that ends in the padding, the next row or past the last
+/// element done element by element (`edge`); `wrap`, short dense rows that are not whole vectors, every
+/// vector the same way, an input along the rows element by element from its row and the next, one broadcast
+/// along them as its two rows' elements, only the launch's last vector, if short, element by element;
+/// `pitched`, rows of whole vectors into padded outputs, as `whole` over the rows' elements, each vector
+/// stored at its row's pitch in pieces (`store_vector_pieces`).
 template <class Op, int Vec, int Unroll, int R, class OutPtrs, class Ins, int Set = -1,
           vector_row_form Form = vector_row_form::whole>
 struct vector_row_thread {
@@ -63,6 +64,8 @@ struct vector_row_thread {
   using in_t = typename cuda::std::tuple_element_t<K, Ins>::value_type;
   template <std::size_t K>
   using out_t = cuda::std::remove_pointer_t<cuda::std::tuple_element_t<K, OutPtrs>>;
+  /// What the thread reads of each input (vector_row_inputs.cuh).
+  using inputs = vector_row_inputs<Vec, R, Ins, Form>;
   /// Bit `i` set where input `i` is an array: what `vector_row_plan::broadcast` may hold.
   static constexpr unsigned array_bits = gather_array_bits<Ins>(cuda::std::make_index_sequence<num_in>{});
   /// Launches of up to this many arrays get a body compiled for each set of broadcast ones (2^n of
@@ -123,108 +126,6 @@ struct vector_row_thread {
            ...);
   }
 
-  /// Input `K` of the vector at flat element `i` (row coordinates `coord`, column `col` in elements):
-  /// with `Known`, the arrays in `Mask` are broadcast along the row and the others run along it.
-  template <bool Known, unsigned Mask, int Last, std::size_t K, class X>
-  EW_HD vector_row_value<in_t<K>, Vec> input(const X& x, std::uint32_t i, const std::uint32_t (&coord)[R],
-                                             std::uint32_t col) const {
-    vector_row_value<in_t<K>, Vec> r{};
-    if constexpr (is_gather_array_v<X> || is_gather_affine_v<X>) {
-      // At the outputs' flat index `i`: never in the `pitched` form (no input is laid out as padded
-      // outputs' flat order), so that form compiles no test of it.
-      const bool flat = !Pitched && x.flat;
-      if constexpr (is_gather_array_v<X>) {
-        const std::uint32_t off = vector_row_offset<Last>(p, x, coord);
-        if constexpr (Known && ((Mask >> K) & 1u) != 0) {
-          r.scalar = x.ptr[off];
-        } else if (!Known && x.map.inner_stride == 0) {
-          const in_t<K> v = x.ptr[off];
-          EW_DETAIL_UNROLL
-          for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = v;
-        } else {
-          r.w = flat ? along<K>(x.ptr, i, p.elements) : along<K>(x.ptr + off, col, p.cols);
-        }
-      } else {
-        std::int64_t first = static_cast<std::int64_t>(i), step = 1;
-        if (!flat) {
-          const std::uint32_t off = vector_row_offset<Last>(p, x, coord);
-          step = x.map.inner_stride;
-          first = static_cast<std::int64_t>(off) + static_cast<std::int64_t>(col) * step;
-        }
-        EW_DETAIL_UNROLL
-        for (int j = 0; j < Vec; ++j) r.w.elements.v[j] = first + j * step;
-      }
-    } else {
-      r.w = x.template vector<Vec>(static_cast<std::size_t>(i));
-    }
-    return r;
-  }
-
-  /// `Vec` elements of input `K` from element `at` of the run `[base, base + len)` (a row, or a flat
-  /// array): one vector load where the run takes whole vectors (the `whole` form; the `pitched` one where
-  /// the plan says so), else with a test of the address (`load_run_vector`): rows that start anywhere in a
-  /// vector.
-  template <std::size_t K>
-  EW_HD vector_word<in_t<K>, Vec> along(const in_t<K>* base, std::uint32_t at, std::uint32_t len) const {
-    if constexpr (Split || Wrap) {
-      return load_run_vector<in_t<K>, Vec>(base, at, len);
-    } else {
-      if constexpr (Pitched) {
-        if (!p.inputs_take_vectors) return load_run_vector<in_t<K>, Vec>(base, at, len);
-      }
-      (void)len;
-      return load_vector<Vec>(base + at);
-    }
-  }
-
-  /// `Wrap`: input `K` of the vector at flat element `i`, column `col` of the row at `coord`, whose
-  /// elements from `p.cols - col` on are in the next row (at `next`): an array along the rows element by
-  /// element, one broadcast along them its two rows' elements, the index by element; uniform operands and
-  /// arrays laid out as the outputs as in the other forms.
-  /// With `Known`, the arrays in `Mask` are broadcast along the rows and the others run along them (no
-  /// test of the stride, one path compiled each).
-  template <bool Known, unsigned Mask, int Last, std::size_t K, class X>
-  EW_HD vector_row_value<in_t<K>, Vec> wrapped(const X& x, std::uint32_t i, const std::uint32_t (&coord)[R],
-                                               const std::uint32_t (&next)[R], std::uint32_t col) const {
-    vector_row_value<in_t<K>, Vec> r{};
-    constexpr bool known_broadcast = Known && ((Mask >> K) & 1u) != 0;
-    if constexpr (is_gather_array_v<X> || is_gather_affine_v<X>) {
-      if constexpr (is_gather_array_v<X> && !known_broadcast) {
-        if (x.flat) {
-          r.w = along<K>(x.ptr, i, p.elements);
-          return r;
-        }
-      }
-      // The next row is read only where the vector reaches it (the last row has none).
-      const std::uint32_t here = vector_row_offset<Last>(p, x, coord),
-                          there = vector_row_offset<Last>(p, x, next);
-      if constexpr (known_broadcast) {
-        r.w = load_two_rows_broadcast<in_t<K>, Vec>(x.ptr, here, there, col, p.cols);
-      } else {
-        if constexpr (is_gather_array_v<X> && !Known) {
-          if (x.map.inner_stride == 0) {
-            r.w = load_two_rows_broadcast<in_t<K>, Vec>(x.ptr, here, there, col, p.cols);
-            return r;
-          }
-        }
-        // Along the rows (inner stride 1: a gather launch has no other).
-        if constexpr (is_gather_array_v<X>) {
-          r.w = load_two_row_run<in_t<K>, Vec>(x.ptr, here + col, there, p.cols - col);
-        } else {
-          EW_DETAIL_UNROLL
-          for (int j = 0; j < Vec; ++j) {
-            const bool on = col + j >= p.cols;
-            r.w.elements.v[j] =
-                vector_row_element(x, i + j, on ? there : here, on ? col + j - p.cols : col + j);
-          }
-        }
-      }
-    } else {
-      r.w = x.template vector<Vec>(static_cast<std::size_t>(i));
-    }
-    return r;
-  }
-
   /// A `Split` launch's vector `v` that ends in the padding, the next row or past the last element, element
   /// by element: the elements from column `col` of row `row` to the row's end, then those of the next row
   /// (none of the padding between).
@@ -254,20 +155,11 @@ struct vector_row_thread {
     }
   }
 
-  /// Element `j` of input `K`'s value: the broadcast element where `Mask` says so.
-  template <bool Known, unsigned Mask, std::size_t K>
-  EW_HD static in_t<K> element(const vector_row_value<in_t<K>, Vec>& v, int j) {
-    if constexpr (!Wrap && Known && ((Mask >> K) & 1u) != 0) {
-      return v.scalar;
-    } else {
-      return v.w.elements.v[j];
-    }
-  }
-
 #pragma nv_exec_check_disable
   template <bool Known, unsigned Mask, int Last, std::size_t... I, std::size_t... O>
   EW_HD void body(std::uint32_t first, std::uint32_t threads, cuda::std::index_sequence<I...>,
                   cuda::std::index_sequence<O...>) {
+    const inputs reads{p};
     cuda::std::tuple<cuda::std::array<vector_row_value<in_t<I>, Vec>, Unroll>...> loaded;
     // `Split`: the vectors `edge` does (1), and those wholly in the outputs' padding, which do nothing (2).
     // `Pitched`: each vector's element offset in the outputs.
@@ -301,11 +193,11 @@ struct vector_row_thread {
           std::uint32_t next[R] = {};
           vector_row_next_coords<Last>(p, coord, next);
           ((cuda::std::get<I>(loaded)[u] =
-                wrapped<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord, next, col)),
+                reads.template wrapped<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord, next, col)),
            ...);
         } else {
           ((cuda::std::get<I>(loaded)[u] =
-                input<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord, col)),
+                reads.template input<Known, Mask, Last, I>(cuda::std::get<I>(ins), i, coord, col)),
            ...);
         }
       }
@@ -324,7 +216,7 @@ struct vector_row_thread {
         cuda::std::tuple<vector_word<out_t<O>, Vec>...> results;
         EW_DETAIL_UNROLL
         for (int j = 0; j < Vec; ++j) {
-          auto r = op(element<Known, Mask, I>(cuda::std::get<I>(loaded)[u], j)...);
+          auto r = op(inputs::template element<Known, Mask, I>(cuda::std::get<I>(loaded)[u], j)...);
           ((cuda::std::get<O>(results).elements.v[j] = convert<out_t<O>>(result_part<O, num_out>(r))), ...);
         }
         if constexpr (Pitched) {
