@@ -15,7 +15,8 @@
 # torch_fused.md.
 # The exit code is non-zero when any test or sanitizer stage failed. EW_STEP_TIMEOUT=S bounds each step;
 # EW_SANITIZER_TOOLS picks some of the four tools (e.g. to run two tools per GPU on a two-GPU machine);
-# EW_SANITIZER_PARALLEL=1 runs them at once.
+# EW_SANITIZER_PARALLEL=1 runs them at once; EW_TESTS_AT_ONCE=1 runs the stages tests and sanitizers
+# together (below).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build-gpu}
@@ -57,22 +58,78 @@ for b in ew_gpu_tests ew_debug_tests; do
   [ -x "$build/tests/$b" ] && gpu_bins+=("$build/tests/$b")
 done
 
-if has tests; then
-  # ew_gpu_tests twice: its sm_90 code, then with CUDA_FORCE_PTX_JIT=1 its compute_80 PTX JIT-compiled here,
-  # as a program that ships only compute_80 PTX runs (programmatic launch must not be asked for kernels
-  # whose image lacks the wait; [pdl] checks which image ran). The odr tests link units built with and
-  # without EW_DEBUG_SYNC in both orders.
-  for b in "${gpu_bins[@]}"; do
-    [ -x "$b" ] && { step "test.$(basename "$b")" "$b" --durations yes || status=1; }
-  done
-  [ -x "$build/tests/ew_gpu_tests" ] && {
-    # In EW_PTX_SHARDS processes at once (scripts/sharded_run.sh): the driver's JIT compiler is the time.
-    # Each process stops 20 s before the step's limit, so that the cases that ran are still logged.
-    shard_limit=$((${EW_STEP_TIMEOUT:-0} > 20 ? ${EW_STEP_TIMEOUT:-0} - 20 : 0))
-    step test.ew_gpu_tests.ptx_jit env EW_SHARD_TIMEOUT=$shard_limit bash scripts/sharded_run.sh \
-      "${EW_PTX_SHARDS:-8}" env CUDA_FORCE_PTX_JIT=1 \
-      "$build/tests/ew_gpu_tests" --durations yes || status=1
+# EW_TESTS_AT_ONCE=1: the stages `tests` and `sanitizers` run together, every program at once on the one GPU
+# (the sanitizers one process a tool, ew_gpu_tests' sm_90 run in EW_SM90_SHARDS processes, the PTX JIT pass
+# beside them): on an H100 of 16 cores the same arrangement by hand, the PTX pass in 9 processes, took 440 s
+# for all of it (2026-12-08, bench/results/2026-12-08-h100-session22/gpu_tests.txt), where one after the
+# other took about 870 s (racecheck 333 s, the sm_90 run 249 s, the PTX pass 287 s: 2026-12-07), more than
+# one call of the device tool's 600 s.
+at_once=0
+[ "${EW_TESTS_AT_ONCE:-0}" = 1 ] && at_once=1
+background=()
+
+# The four compute-sanitizer tools over ew_gpu_tests and ew_debug_tests (the `sanitizers` stage).
+sanitizers_stage() {
+  # Left out under the tools: the >4 GiB tests ([large], hours under the tools; they run above), the test
+  # that makes CUDA API calls fail on purpose ([api_errors], which the tools count as errors), and the
+  # sticky-error processes (deliberate faults). The property test runs a reduced number of cases.
+  # EW_SANITIZER_PARALLEL=1 (implied by EW_TESTS_AT_ONCE=1) runs the tools at once, one process each (they
+  # are bound by the host-side instrumentation, so on one GPU the four take about as long as the slowest).
+  local EW_PROPERTY_CASES=${EW_PROPERTY_CASES_SANITIZER:-300} rc=0 pids=() pid tool
+  export EW_PROPERTY_CASES
+  run_tool() {
+    local tool=$1 rc=0
+    for b in "${gpu_bins[@]}"; do
+      extra=()
+      [ "$tool" = memcheck ] && extra=(--leak-check full)
+      step "sanitizer.$tool.$(basename "$b")" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
+        "$b" '~[large]~[api_errors]' || rc=1
+    done
+    return $rc
   }
+  for tool in ${EW_SANITIZER_TOOLS:-memcheck racecheck initcheck synccheck}; do
+    if [ "${EW_SANITIZER_PARALLEL:-0}" = 1 ] || [ $at_once = 1 ]; then
+      run_tool "$tool" &
+      pids+=($!)
+    else
+      run_tool "$tool" || rc=1
+    fi
+  done
+  for pid in "${pids[@]}"; do wait "$pid" || rc=1; done
+  return $rc
+}
+
+# ew_gpu_tests with CUDA_FORCE_PTX_JIT=1: its compute_80 PTX JIT-compiled here, as a program that ships
+# only compute_80 PTX runs (programmatic launch must not be asked for kernels whose image lacks the wait;
+# [pdl] checks which image ran). In EW_PTX_SHARDS processes at once (scripts/sharded_run.sh): the driver's
+# JIT compiler is the time. Each process stops 20 s before the step's limit, so that the cases that ran
+# are still logged.
+ptx_step() {
+  local shard_limit=$((${EW_STEP_TIMEOUT:-0} > 20 ? ${EW_STEP_TIMEOUT:-0} - 20 : 0))
+  step test.ew_gpu_tests.ptx_jit env EW_SHARD_TIMEOUT=$shard_limit bash scripts/sharded_run.sh \
+    "${EW_PTX_SHARDS:-8}" env CUDA_FORCE_PTX_JIT=1 \
+    "$build/tests/ew_gpu_tests" --durations yes
+}
+
+if has sanitizers && [ $at_once = 1 ]; then
+  sanitizers_stage &
+  background+=($!)
+fi
+if has tests; then
+  # ew_gpu_tests twice: its sm_90 code, then its compute_80 PTX (ptx_step). The odr tests link units built
+  # with and without EW_DEBUG_SYNC in both orders.
+  if [ $at_once = 1 ] && [ -x "$build/tests/ew_gpu_tests" ]; then
+    ptx_step &
+    background+=($!)
+  fi
+  for b in "${gpu_bins[@]}"; do
+    if [ $at_once = 1 ] && [ "$(basename "$b")" = ew_gpu_tests ]; then
+      step test.ew_gpu_tests bash scripts/sharded_run.sh "${EW_SM90_SHARDS:-3}" "$b" --durations yes || status=1
+    else
+      step "test.$(basename "$b")" "$b" --durations yes || status=1
+    fi
+  done
+  [ $at_once = 0 ] && [ -x "$build/tests/ew_gpu_tests" ] && { ptx_step || status=1; }
   # The multi-device tests are hidden: they run here, and exit 77 (skipped) with fewer than two GPUs.
   [ -x "$build/tests/ew_gpu_tests" ] && {
     step test.ew_gpu_tests.multi_device "$build/tests/ew_gpu_tests" --require-gpus 2 "[multi_device]"
@@ -102,34 +159,9 @@ if has torch_ext; then
   fi
 fi
 
-if has sanitizers; then
-  # Left out under the tools: the >4 GiB tests ([large], hours under the tools; they run above), the test
-  # that makes CUDA API calls fail on purpose ([api_errors], which the tools count as errors), and the
-  # sticky-error processes (deliberate faults). The property test runs a reduced number of cases.
-  # EW_SANITIZER_PARALLEL=1 runs the tools at once, one process each (they are bound by the host-side
-  # instrumentation, so on one GPU the four take about as long as the slowest).
-  export EW_PROPERTY_CASES=${EW_PROPERTY_CASES_SANITIZER:-300}
-  run_tool() {
-    local tool=$1 rc=0
-    for b in "${gpu_bins[@]}"; do
-      extra=()
-      [ "$tool" = memcheck ] && extra=(--leak-check full)
-      step "sanitizer.$tool.$(basename "$b")" compute-sanitizer --tool "$tool" "${extra[@]}" --error-exitcode 99 \
-        "$b" '~[large]~[api_errors]' || rc=1
-    done
-    return $rc
-  }
-  pids=()
-  for tool in ${EW_SANITIZER_TOOLS:-memcheck racecheck initcheck synccheck}; do
-    if [ "${EW_SANITIZER_PARALLEL:-0}" = 1 ]; then
-      run_tool "$tool" &
-      pids+=($!)
-    else
-      run_tool "$tool" || status=1
-    fi
-  done
-  for pid in "${pids[@]}"; do wait "$pid" || status=1; done
-  unset EW_PROPERTY_CASES
+for pid in "${background[@]}"; do wait "$pid" || status=1; done
+if has sanitizers && [ $at_once = 0 ]; then
+  sanitizers_stage || status=1
 fi
 
 # cell_stage NAME FILTER ALONE SCRIPT: the cells FILTER selects, in both binaries, in a process of their own;
