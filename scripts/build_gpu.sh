@@ -18,8 +18,8 @@ cccl_include=$(bash scripts/fetch_cccl.sh) || {
 cmake -S . -B "$work" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CUDA_ARCHITECTURES=90 -DEW_WARNINGS_AS_ERRORS=ON \
   -DEW_BUILD_TORCH_CELLS=ON "-DEW_BENCH_CCCL_INCLUDE_DIR=$cccl_include"
 # EW_GPU_TARGETS: only these targets (e.g. "ew_cells ew_gpu_tests ew_debug_tests" for a call that runs the
-# cells and the tests: about 15 minutes on two cores where everything takes about 45); the bundle then holds
-# what is built.
+# cells and the tests: 15 minutes on two cores, 2026-12-07, where everything adds both benchmark programs and
+# all of ew_tune); the bundle then holds what is built.
 if [ -n "${EW_GPU_TARGETS:-}" ]; then
   # shellcheck disable=SC2086 # a list of targets
   cmake --build "$work" -j"$(nproc)" --target ${EW_GPU_TARGETS}
