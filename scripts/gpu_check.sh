@@ -65,7 +65,7 @@ done
 # other took about 870 s (racecheck 333 s, the sm_90 run 249 s, the PTX pass 287 s: 2026-12-07), more than
 # one call of the device tool's 600 s.
 at_once=0
-[ "${EW_TESTS_AT_ONCE:-0}" = 1 ] && at_once=1
+[ "${EW_TESTS_AT_ONCE:-0}" = 1 ] && at_once=1 && EW_SANITIZER_PARALLEL=1
 background=()
 
 # The four compute-sanitizer tools over ew_gpu_tests and ew_debug_tests (the `sanitizers` stage).
@@ -88,7 +88,7 @@ sanitizers_stage() {
     return $rc
   }
   for tool in ${EW_SANITIZER_TOOLS:-memcheck racecheck initcheck synccheck}; do
-    if [ "${EW_SANITIZER_PARALLEL:-0}" = 1 ] || [ $at_once = 1 ]; then
+    if [ "${EW_SANITIZER_PARALLEL:-0}" = 1 ]; then
       run_tool "$tool" &
       pids+=($!)
     else

@@ -42,13 +42,10 @@ struct tile_slots {
   static constexpr unsigned compute_slots = side * per_row;
   static constexpr int per_thread_slots = static_cast<int>((compute_slots + threads - 1) / threads);
   /// An operand's offset of the tile's first element (`a0` along `a`, `b0` along `b`, the batch
-  /// coordinates `coord` of a launch of rank `rank`): the base every slot's offset is taken from.
-  template <class T>
-  EW_HD static std::int64_t base_of(const tile_array<T, R>& o, const std::int64_t (&coord)[R],
-                                    std::int64_t a0, std::int64_t b0, int rank) {
-    return row_offset(o.stride, coord, rank) + a0 * o.a + b0 * o.b;
-  }
-  EW_HD static std::int64_t base_of(const tile_affine<R>& o, const std::int64_t (&coord)[R], std::int64_t a0,
+  /// coordinates `coord` of a launch of rank `rank`): the base every slot's offset is taken from. An array
+  /// (`tile_array`) or the index (`tile_affine`): both hold `stride`, `a` and `b`; a uniform operand: 0.
+  template <class O>
+  EW_HD static std::int64_t base_of(const O& o, const std::int64_t (&coord)[R], std::int64_t a0,
                                     std::int64_t b0, int rank) {
     return row_offset(o.stride, coord, rank) + a0 * o.a + b0 * o.b;
   }
